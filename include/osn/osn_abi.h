@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1 */
+/*
+ * osn_abi.h - the contract between osn.ko and everything that drives it.
+ *
+ * The module (kernel/) and the CLI (tools/) both include this header, so
+ * an event, field or knob is renamed in exactly one place.  Tests check
+ * that the format files the running module exposes under
+ * events/osn/<event>/format carry these names.
+ *
+ * Units: every time field of every event is in nanoseconds; every knob
+ * whose name ends in _us is in microseconds.
+ */
+#ifndef _OSN_ABI_H
+#define _OSN_ABI_H
+
+#define OSN_MODULE_NAME		"osn"
+#define OSN_EVENT_SYSTEM	"osn"
+#define OSN_PARAM_DIR		"/sys/module/osn/parameters"
+/* Workload kthreads are named like this, one per measured CPU. */
+#define OSN_THREAD_PREFIX	"osn/"
+
+/* Events (events/osn/<name>) */
+#define OSN_EV_SAMPLE_THRESHOLD	"sample_threshold"
+#define OSN_EV_IRQ_NOISE	"irq_noise"
+#define OSN_EV_SOFTIRQ_NOISE	"softirq_noise"
+#define OSN_EV_THREAD_NOISE	"thread_noise"
+#define OSN_EV_NMI_NOISE	"nmi_noise"
+#define OSN_EV_SAMPLE		"sample"
+#define OSN_EV_STOP		"stop"
+
+/*
+ * Fields.
+ *  sample_threshold: start, duration, interference
+ *  irq_noise:        desc (string), vector, start, duration
+ *  softirq_noise:    vector, start, duration
+ *  thread_noise:     comm (char[16]), pid, start, duration
+ *  nmi_noise:        start, duration
+ *  sample:           one per CPU per period (or partial period at stop):
+ *                    runtime, noise, max_sample, min_sample, samples,
+ *                    hw_count, nmi_count, irq_count, softirq_count,
+ *                    thread_count, hw_time, nmi_time, irq_time,
+ *                    softirq_time, thread_time
+ *  stop:             reason (OSN_STOP_*), value, threshold
+ * "start" is the trace clock (local_clock) in ns.  Durations and times are
+ * ns.  "samples" counts the noise samples (gaps >= threshold) of the
+ * period; "noise" is their sum, max_sample/min_sample their extremes (0
+ * when samples == 0).  The *_count fields count interference entries of
+ * each class during the period; *_time are the interference-free times
+ * of each class.  hw_count/hw_time are the samples with no interference.
+ */
+#define OSN_F_START		"start"
+#define OSN_F_DURATION		"duration"
+#define OSN_F_INTERFERENCE	"interference"
+#define OSN_F_DESC		"desc"
+#define OSN_F_VECTOR		"vector"
+#define OSN_F_COMM		"comm"
+#define OSN_F_PID		"pid"
+#define OSN_F_RUNTIME		"runtime"
+#define OSN_F_NOISE		"noise"
+#define OSN_F_MAX_SAMPLE	"max_sample"
+#define OSN_F_MIN_SAMPLE	"min_sample"
+#define OSN_F_SAMPLES		"samples"
+#define OSN_F_HW_COUNT		"hw_count"
+#define OSN_F_NMI_COUNT		"nmi_count"
+#define OSN_F_IRQ_COUNT		"irq_count"
+#define OSN_F_SOFTIRQ_COUNT	"softirq_count"
+#define OSN_F_THREAD_COUNT	"thread_count"
+#define OSN_F_HW_TIME		"hw_time"
+#define OSN_F_NMI_TIME		"nmi_time"
+#define OSN_F_IRQ_TIME		"irq_time"
+#define OSN_F_SOFTIRQ_TIME	"softirq_time"
+#define OSN_F_THREAD_TIME	"thread_time"
+#define OSN_F_REASON		"reason"
+#define OSN_F_VALUE		"value"
+#define OSN_F_THRESHOLD		"threshold"
+
+/* stop.reason */
+#define OSN_STOP_SINGLE		0	/* one sample > stop_tracing_us */
+#define OSN_STOP_TOTAL		1	/* a period's noise > stop_tracing_total_us */
+
+/* Knobs: module parameters under OSN_PARAM_DIR */
+#define OSN_KNOB_CPUS			"cpus"
+#define OSN_KNOB_PERIOD_US		"period_us"
+#define OSN_KNOB_RUNTIME_US		"runtime_us"
+#define OSN_KNOB_THRESHOLD_US		"threshold_us"
+#define OSN_KNOB_STOP_TRACING_US	"stop_tracing_us"
+#define OSN_KNOB_STOP_TRACING_TOTAL_US	"stop_tracing_total_us"
+#define OSN_KNOB_OPTIONS		"options"
+
+/*
+ * options: reads as a space-separated list of every option, each as NAME
+ * (set) or NO_NAME (clear); a write of NAME sets, NO_NAME clears, and
+ * DEFAULTS restores the defaults.  Names follow upstream osnoise.
+ */
+#define OSN_OPT_WORKLOAD		"OSNOISE_WORKLOAD"
+#define OSN_OPT_PANIC_ON_STOP		"PANIC_ON_STOP"
+#define OSN_OPT_PREEMPT_DISABLE		"OSNOISE_PREEMPT_DISABLE"
+#define OSN_OPT_IRQ_DISABLE		"OSNOISE_IRQ_DISABLE"
+#define OSN_OPT_DEFAULTS		"DEFAULTS"
+
+/* Defaults and limits of the knobs (microseconds) */
+#define OSN_DEFAULT_PERIOD_US		1000000ULL
+#define OSN_DEFAULT_RUNTIME_US		1000000ULL
+#define OSN_DEFAULT_THRESHOLD_US	1ULL	/* what threshold_us=0 means */
+#define OSN_MIN_RUNTIME_US		100ULL
+#define OSN_MAX_PERIOD_US		(60ULL * 1000000ULL)
+#define OSN_MAX_THRESHOLD_US		(10ULL * 1000000ULL)
+/*
+ * With interrupts or preemption disabled for the whole runtime window the
+ * kernel's lockup detectors would fire on long windows: cap it.
+ */
+#define OSN_MAX_ATOMIC_RUNTIME_US	1000000ULL
+/* Longest string the cpus knob accepts, terminator excluded. */
+#define OSN_CPUS_MAX_LEN		1023
+
+#endif /* _OSN_ABI_H */
