@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osn_main.c - osn.ko init/exit and the enable state machine.
+ *
+ * The measurement runs while at least one osn event is enabled anywhere
+ * (a tracefs instance, the top-level buffer, perf).  The events'
+ * TRACE_EVENT_FN callbacks count the enabled events; they run with
+ * tracepoints_mutex held, so they must not register tracepoint probes or
+ * stop kthreads themselves (both would deadlock on that mutex or on a
+ * thread tracing through it).  They only kick osn_work, which compares
+ * the wanted state (count > 0) with the actual one under osn_run_lock and
+ * starts or stops.  Because the work re-reads the count, any burst of
+ * enable/disable ends in the state of the last write.
+ *
+ * Starting hooks the probes, then sets up a dynamic CPU hotplug state
+ * whose callbacks start (online) and stop (offline) the workload of each
+ * selected CPU, including for the CPUs online at setup.  Stopping undoes
+ * both in reverse order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/tracepoint.h>
+
+#include "osn_internal.h"
+
+DEFINE_PER_CPU(struct osn_cpu, osn_cpu_state);
+
+/* CPUs selected for the current run; stable while osn_running. */
+struct cpumask osn_run_cpus;
+/* OSNOISE_WORKLOAD as it was when the current run started. */
+static bool osn_run_workload;
+
+/* Number of osn events enabled, over all instances and perf. */
+static atomic_t osn_enabled_events = ATOMIC_INIT(0);
+
+/* Serializes start and stop; protects the fields below it. */
+static DEFINE_MUTEX(osn_run_lock);
+static bool osn_running;
+static int osn_hp_state;
+/* Set while cpuhp_setup_state() runs our online callback on every CPU. */
+static bool osn_hp_in_setup;
+
+/* A knob that needs new threads (cpus, OSNOISE_WORKLOAD) was written. */
+static unsigned long osn_restart_wanted;
+
+static void osn_work_fn(struct work_struct *work);
+static DECLARE_WORK(osn_work, osn_work_fn);
+
+/*
+ * osn_work may only be queued between the end of init and the start of
+ * exit: an event callback or knob write outside that window must not leave
+ * a work item pointing into a module being unloaded.
+ */
+static DEFINE_SPINLOCK(osn_kick_lock);
+static bool osn_accepting;
+
+static void osn_kick(void)
+{
+	spin_lock(&osn_kick_lock);
+	if (osn_accepting)
+		queue_work(system_unbound_wq, &osn_work);
+	spin_unlock(&osn_kick_lock);
+}
+
+int osn_event_reg(void)
+{
+	if (atomic_inc_return(&osn_enabled_events) == 1) {
+		/* A new run (or a re-enable) re-arms the stop conditions. */
+		osn_stop_rearm();
+		osn_kick();
+	}
+	return 0;
+}
+
+void osn_event_unreg(void)
+{
+	if (atomic_dec_return(&osn_enabled_events) == 0)
+		osn_kick();
+}
+
+void osn_request_restart(void)
+{
+	set_bit(0, &osn_restart_wanted);
+	osn_kick();
+}
+
+/* ---- per-CPU start/stop, called by the hotplug state ---- */
+
+static int osn_workload_start(unsigned int cpu)
+{
+	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
+	struct task_struct *t;
+
+	t = kthread_create_on_cpu(osn_workload_fn, oc, cpu,
+				  OSN_THREAD_PREFIX "%u");
+	if (IS_ERR(t)) {
+		pr_warn("cannot start the workload of CPU %u: %ld\n",
+			cpu, PTR_ERR(t));
+		/* Failing a later CPU online because of osn would be worse. */
+		return osn_hp_in_setup ? PTR_ERR(t) : 0;
+	}
+
+	osn_cpu_reset(oc);
+	WRITE_ONCE(oc->workload, t);
+	wake_up_process(t);
+	return 0;
+}
+
+static int osn_cpu_online(unsigned int cpu)
+{
+	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
+
+	if (!cpumask_test_cpu(cpu, &osn_run_cpus))
+		return 0;
+
+	if (osn_run_workload)
+		return osn_workload_start(cpu);
+
+	/* No workload: the probes report whatever runs on the CPU. */
+	osn_cpu_reset(oc);
+	barrier();
+	WRITE_ONCE(oc->sampling, true);
+	return 0;
+}
+
+static int osn_cpu_offline(unsigned int cpu)
+{
+	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
+	struct task_struct *t = oc->workload;
+
+	/* The workload ends its period (sampling off) before it exits. */
+	if (t) {
+		kthread_stop(t);
+		WRITE_ONCE(oc->workload, NULL);
+	}
+	WRITE_ONCE(oc->sampling, false);
+	return 0;
+}
+
+/* ---- whole start/stop, under osn_run_lock ---- */
+
+static int osn_start(void)
+{
+	int cpu, ret;
+
+	lockdep_assert_held(&osn_run_lock);
+
+	osn_config_cpus(&osn_run_cpus);
+	osn_run_workload = osn_option_set(OSN_OPTION_WORKLOAD);
+	osn_stop_rearm();
+
+	/* No probe and no workload runs now: reset without races. */
+	for_each_possible_cpu(cpu)
+		osn_cpu_reset(per_cpu_ptr(&osn_cpu_state, cpu));
+
+	ret = osn_probes_hook();
+	if (ret)
+		return ret;
+
+	osn_hp_in_setup = true;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "trace/osn:online",
+				osn_cpu_online, osn_cpu_offline);
+	osn_hp_in_setup = false;
+	if (ret < 0) {
+		osn_probes_unhook();
+		return ret;
+	}
+
+	osn_hp_state = ret;
+	osn_running = true;
+	return 0;
+}
+
+static void osn_stop(void)
+{
+	lockdep_assert_held(&osn_run_lock);
+
+	/* Runs the offline callback on every online CPU: threads stop. */
+	cpuhp_remove_state(osn_hp_state);
+	osn_probes_unhook();
+	osn_running = false;
+}
+
+static void osn_apply_state(void)
+{
+	bool want = atomic_read(&osn_enabled_events) > 0;
+	bool restart = test_and_clear_bit(0, &osn_restart_wanted);
+	int ret;
+
+	if (osn_running && (!want || restart))
+		osn_stop();
+
+	if (want && !osn_running) {
+		ret = osn_start();
+		if (ret)
+			pr_warn("cannot start: %d (disable and re-enable the osn events to retry)\n",
+				ret);
+	}
+}
+
+static void osn_work_fn(struct work_struct *work)
+{
+	mutex_lock(&osn_run_lock);
+	osn_apply_state();
+	mutex_unlock(&osn_run_lock);
+}
+
+static int __init osn_init(void)
+{
+	int ret;
+
+	/* Load-time knobs were checked one by one: now check them together. */
+	ret = osn_params_validate();
+	if (ret)
+		return ret;
+
+	ret = osn_probes_init();
+	if (ret)
+		return ret;
+
+	spin_lock(&osn_kick_lock);
+	osn_accepting = true;
+	spin_unlock(&osn_kick_lock);
+
+	/* Events may have been enabled between their creation and now. */
+	osn_kick();
+	return 0;
+}
+
+static void __exit osn_exit(void)
+{
+	spin_lock(&osn_kick_lock);
+	osn_accepting = false;
+	spin_unlock(&osn_kick_lock);
+
+	/* No new work can be queued: finish or drop the pending one. */
+	cancel_work_sync(&osn_work);
+
+	mutex_lock(&osn_run_lock);
+	if (osn_running)
+		osn_stop();
+	mutex_unlock(&osn_run_lock);
+
+	/* No probe of ours may still run when the module text goes away. */
+	tracepoint_synchronize_unregister();
+}
+
+module_init(osn_init);
+module_exit(osn_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("osn project");
+MODULE_DESCRIPTION("osn: OS noise tracer using only exported kernel interfaces");

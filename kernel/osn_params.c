@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osn_params.c - the knobs of osn, as module parameters.
+ *
+ * Every knob has its own kernel_param_ops so that a write is validated as
+ * a whole before anything changes: a bad write returns -EINVAL or -ERANGE
+ * and leaves the old value.  The same ops run for "insmod osn.ko knob=..."
+ * where an error fails the load.  Limits come from <osn/osn_abi.h>.
+ *
+ * Cross-knob rules (runtime <= period, runtime capped while interrupts or
+ * preemption are disabled) are checked under osn_cfg_lock against the
+ * current values of the other knobs, so they always hold at run time;
+ * raising both period and runtime means writing period first.  At load
+ * time the parameters come in command-line order, so the cross-knob rules
+ * are checked once by osn_params_validate() from the module's init, and a
+ * violation fails the load.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/kernel.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/spinlock.h>
+
+#include "osn_internal.h"
+
+/* Protects every knob value below against torn multi-knob reads. */
+static DEFINE_SPINLOCK(osn_cfg_lock);
+
+static u64 osn_period_us = OSN_DEFAULT_PERIOD_US;
+static u64 osn_runtime_us = OSN_DEFAULT_RUNTIME_US;
+static u64 osn_threshold_us;		/* 0: OSN_DEFAULT_THRESHOLD_US */
+static u64 osn_stop_us;			/* 0: off */
+static u64 osn_stop_total_us;		/* 0: off */
+static unsigned long osn_options = OSN_DEFAULT_OPTIONS;
+/* cpus: all possible CPUs until a list is written. */
+static bool osn_cpus_all = true;
+static struct cpumask osn_cpus_list;
+
+/* The largest _us value that still converts to ns without overflow. */
+#define OSN_MAX_US_IN_NS	(U64_MAX / NSEC_PER_USEC)
+
+/* Stop conditions, one bit per OSN_STOP_* reason: fire once, then re-arm. */
+static unsigned long osn_stop_armed = BIT(OSN_STOP_SINGLE) | BIT(OSN_STOP_TOTAL);
+
+static const char * const osn_option_names[OSN_OPTION_NR] = {
+	[OSN_OPTION_WORKLOAD]		= OSN_OPT_WORKLOAD,
+	[OSN_OPTION_PANIC_ON_STOP]	= OSN_OPT_PANIC_ON_STOP,
+	[OSN_OPTION_PREEMPT_DISABLE]	= OSN_OPT_PREEMPT_DISABLE,
+	[OSN_OPTION_IRQ_DISABLE]	= OSN_OPT_IRQ_DISABLE,
+};
+
+bool osn_stop_arm_take(unsigned int reason)
+{
+	return test_and_clear_bit(reason, &osn_stop_armed);
+}
+
+void osn_stop_rearm(void)
+{
+	set_bit(OSN_STOP_SINGLE, &osn_stop_armed);
+	set_bit(OSN_STOP_TOTAL, &osn_stop_armed);
+}
+
+void osn_config_snapshot(struct osn_config *cfg)
+{
+	spin_lock(&osn_cfg_lock);
+	cfg->period_ns = osn_period_us * NSEC_PER_USEC;
+	cfg->runtime_ns = osn_runtime_us * NSEC_PER_USEC;
+	cfg->threshold_ns = (osn_threshold_us ?: OSN_DEFAULT_THRESHOLD_US) *
+			    NSEC_PER_USEC;
+	cfg->stop_single_ns = osn_stop_us * NSEC_PER_USEC;
+	cfg->stop_total_ns = osn_stop_total_us * NSEC_PER_USEC;
+	cfg->options = osn_options;
+	spin_unlock(&osn_cfg_lock);
+}
+
+void osn_config_cpus(struct cpumask *mask)
+{
+	spin_lock(&osn_cfg_lock);
+	if (osn_cpus_all)
+		cpumask_copy(mask, cpu_possible_mask);
+	else
+		cpumask_copy(mask, &osn_cpus_list);
+	spin_unlock(&osn_cfg_lock);
+}
+
+bool osn_option_set(enum osn_option opt)
+{
+	return test_bit(opt, &osn_options);
+}
+
+/* A knob changed: a stop condition that fired may fire again. */
+static void osn_knob_written(void)
+{
+	osn_stop_rearm();
+}
+
+/* ---- numeric knobs ---- */
+
+/*
+ * While the module is loading, its parameters are set in command-line
+ * order: only check each value on its own then, the combination is
+ * checked by osn_params_validate().
+ */
+static bool osn_params_loading(void)
+{
+	return THIS_MODULE->state != MODULE_STATE_LIVE;
+}
+
+/* Each numeric knob checks a candidate value against the others. */
+typedef int (*osn_u64_check_t)(u64 val);
+
+static int osn_check_period(u64 val)
+{
+	if (val > OSN_MAX_PERIOD_US || val < OSN_MIN_RUNTIME_US)
+		return -ERANGE;
+	if (!osn_params_loading() && val < osn_runtime_us)
+		return -ERANGE;
+	return 0;
+}
+
+static bool osn_runtime_fits(u64 runtime_us, u64 period_us,
+			     unsigned long options)
+{
+	if (runtime_us > period_us)
+		return false;
+	if ((options & OSN_ATOMIC_OPTIONS) &&
+	    runtime_us > OSN_MAX_ATOMIC_RUNTIME_US)
+		return false;
+	return true;
+}
+
+static int osn_check_runtime(u64 val)
+{
+	if (val < OSN_MIN_RUNTIME_US || val > OSN_MAX_PERIOD_US)
+		return -ERANGE;
+	if (!osn_params_loading() &&
+	    !osn_runtime_fits(val, osn_period_us, osn_options))
+		return -ERANGE;
+	return 0;
+}
+
+static int osn_check_threshold(u64 val)
+{
+	return val > OSN_MAX_THRESHOLD_US ? -ERANGE : 0;
+}
+
+static int osn_check_stop(u64 val)
+{
+	return val > OSN_MAX_US_IN_NS ? -ERANGE : 0;
+}
+
+int osn_params_validate(void)
+{
+	int ret = 0;
+
+	spin_lock(&osn_cfg_lock);
+	if (!osn_runtime_fits(osn_runtime_us, osn_period_us, osn_options))
+		ret = -EINVAL;
+	spin_unlock(&osn_cfg_lock);
+
+	if (ret)
+		pr_err("runtime_us must be <= period_us, and <= %llu with OSNOISE_PREEMPT_DISABLE or OSNOISE_IRQ_DISABLE\n",
+		       OSN_MAX_ATOMIC_RUNTIME_US);
+	return ret;
+}
+
+static int osn_u64_store(const char *val, u64 *dst, osn_u64_check_t check)
+{
+	u64 v;
+	int ret;
+
+	/* kstrtou64 accepts one trailing newline and nothing else. */
+	ret = kstrtou64(val, 10, &v);
+	if (ret)
+		return ret;
+
+	spin_lock(&osn_cfg_lock);
+	ret = check(v);
+	if (!ret)
+		*dst = v;
+	spin_unlock(&osn_cfg_lock);
+
+	if (!ret)
+		osn_knob_written();
+	return ret;
+}
+
+static int osn_u64_get(char *buffer, const struct kernel_param *kp)
+{
+	u64 v;
+
+	spin_lock(&osn_cfg_lock);
+	v = *(u64 *)kp->arg;
+	spin_unlock(&osn_cfg_lock);
+
+	return scnprintf(buffer, PAGE_SIZE, "%llu\n", v);
+}
+
+#define OSN_U64_KNOB(name, var, check, desc)				\
+static int osn_##name##_set(const char *val,				\
+			    const struct kernel_param *kp)		\
+{									\
+	return osn_u64_store(val, &var, check);				\
+}									\
+static const struct kernel_param_ops osn_##name##_ops = {		\
+	.set = osn_##name##_set,					\
+	.get = osn_u64_get,						\
+};									\
+module_param_cb(name, &osn_##name##_ops, &var, 0644);			\
+MODULE_PARM_DESC(name, desc)
+
+OSN_U64_KNOB(period_us, osn_period_us, osn_check_period,
+	     "Measurement period in us (runtime_us..60000000, default 1000000)");
+OSN_U64_KNOB(runtime_us, osn_runtime_us, osn_check_runtime,
+	     "Measuring part of each period in us (100..period_us, default 1000000)");
+OSN_U64_KNOB(threshold_us, osn_threshold_us, osn_check_threshold,
+	     "Smallest gap reported as noise, in us (0 = 1 us, max 10000000)");
+OSN_U64_KNOB(stop_tracing_us, osn_stop_us, osn_check_stop,
+	     "Stop tracing when one noise sample exceeds this many us (0 = off)");
+OSN_U64_KNOB(stop_tracing_total_us, osn_stop_total_us, osn_check_stop,
+	     "Stop tracing when a period's noise exceeds this many us (0 = off)");
+
+/* ---- cpus ---- */
+
+/*
+ * Parse from a bounded private copy: the input is never walked past
+ * OSN_CPUS_MAX_LEN + 1 bytes (one trailing newline allowed), so an
+ * unterminated or huge string is rejected without being read in full.
+ */
+static int osn_parse_cpus(const char *val, struct cpumask *mask, bool *all)
+{
+	size_t len = strnlen(val, OSN_CPUS_MAX_LEN + 2);
+	char *copy, *list;
+	int ret = 0;
+
+	if (len > OSN_CPUS_MAX_LEN + 1)
+		return -EINVAL;
+
+	copy = kmemdup_nul(val, len, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	list = strim(copy);
+	*all = !strcmp(list, "all");
+	if (*all)
+		goto out;
+
+	if (!*list || strlen(list) > OSN_CPUS_MAX_LEN ||
+	    cpulist_parse(list, mask) || cpumask_empty(mask)) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	/* Only CPUs that exist and are online now. */
+	cpus_read_lock();
+	if (!cpumask_subset(mask, cpu_online_mask))
+		ret = -EINVAL;
+	cpus_read_unlock();
+out:
+	kfree(copy);
+	return ret;
+}
+
+static int osn_cpus_set(const char *val, const struct kernel_param *kp)
+{
+	cpumask_var_t mask;
+	bool all;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+
+	ret = osn_parse_cpus(val, mask, &all);
+	if (!ret) {
+		spin_lock(&osn_cfg_lock);
+		osn_cpus_all = all;
+		if (!all)
+			cpumask_copy(&osn_cpus_list, mask);
+		spin_unlock(&osn_cfg_lock);
+
+		osn_knob_written();
+		osn_request_restart();
+	}
+
+	free_cpumask_var(mask);
+	return ret;
+}
+
+static int osn_cpus_get(char *buffer, const struct kernel_param *kp)
+{
+	cpumask_var_t mask;
+	int len;
+
+	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+
+	osn_config_cpus(mask);
+	len = scnprintf(buffer, PAGE_SIZE, "%*pbl\n", cpumask_pr_args(mask));
+
+	free_cpumask_var(mask);
+	return len;
+}
+
+static const struct kernel_param_ops osn_cpus_ops = {
+	.set = osn_cpus_set,
+	.get = osn_cpus_get,
+};
+module_param_cb(cpus, &osn_cpus_ops, NULL, 0644);
+MODULE_PARM_DESC(cpus, "CPUs to measure, as a cpulist or \"all\" (default all)");
+
+/* ---- options ---- */
+
+/* Longest options write accepted: every name, prefixed NO_, and spaces. */
+#define OSN_OPTIONS_MAX_LEN	256
+
+/* Apply one option word to *opts; false if the word is not an option. */
+static bool osn_option_word(const char *word, unsigned long *opts)
+{
+	bool clear = false;
+	int i;
+
+	if (!strcmp(word, OSN_OPT_DEFAULTS)) {
+		*opts = OSN_DEFAULT_OPTIONS;
+		return true;
+	}
+	if (!strncmp(word, "NO_", 3)) {
+		clear = true;
+		word += 3;
+	}
+	for (i = 0; i < OSN_OPTION_NR; i++) {
+		if (strcmp(word, osn_option_names[i]))
+			continue;
+		if (clear)
+			__clear_bit(i, opts);
+		else
+			__set_bit(i, opts);
+		return true;
+	}
+	return false;
+}
+
+static int osn_options_set(const char *val, const struct kernel_param *kp)
+{
+	size_t len = strnlen(val, OSN_OPTIONS_MAX_LEN + 1);
+	unsigned long opts, old;
+	char *copy, *cur, *word;
+	int ret = 0;
+
+	if (len > OSN_OPTIONS_MAX_LEN)
+		return -EINVAL;
+
+	copy = kmemdup_nul(val, len, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	spin_lock(&osn_cfg_lock);
+	old = osn_options;
+	opts = old;
+	cur = strim(copy);
+	if (!*cur)
+		ret = -EINVAL;
+	while (!ret && (word = strsep(&cur, " \t\n"))) {
+		if (*word && !osn_option_word(word, &opts))
+			ret = -EINVAL;
+	}
+	/* Interrupts or preemption off for a whole long runtime: refuse. */
+	if (!ret && !osn_params_loading() &&
+	    !osn_runtime_fits(osn_runtime_us, osn_period_us, opts))
+		ret = -ERANGE;
+	if (!ret)
+		osn_options = opts;
+	spin_unlock(&osn_cfg_lock);
+	kfree(copy);
+
+	if (ret)
+		return ret;
+
+	osn_knob_written();
+	/* The workload option decides whether threads exist: restart. */
+	if ((old ^ opts) & BIT(OSN_OPTION_WORKLOAD))
+		osn_request_restart();
+	return 0;
+}
+
+static int osn_options_get(char *buffer, const struct kernel_param *kp)
+{
+	unsigned long opts = READ_ONCE(osn_options);
+	int i, len = 0;
+
+	for (i = 0; i < OSN_OPTION_NR; i++)
+		len += scnprintf(buffer + len, PAGE_SIZE - len, "%s%s%s",
+				 i ? " " : "", test_bit(i, &opts) ? "" : "NO_",
+				 osn_option_names[i]);
+	len += scnprintf(buffer + len, PAGE_SIZE - len, "\n");
+	return len;
+}
+
+static const struct kernel_param_ops osn_options_ops = {
+	.set = osn_options_set,
+	.get = osn_options_get,
+};
+module_param_cb(options, &osn_options_ops, NULL, 0644);
+MODULE_PARM_DESC(options,
+		 "OSNOISE_WORKLOAD PANIC_ON_STOP OSNOISE_PREEMPT_DISABLE OSNOISE_IRQ_DISABLE; NO_<name> clears, DEFAULTS resets");

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * osn_trace.h - the osn:* trace events.  Names and fields are the ABI of
+ * include/osn/osn_abi.h; printed formats follow upstream osnoise's.
+ *
+ * Every event is a TRACE_EVENT_FN whose reg/unreg callbacks count the
+ * osn events enabled anywhere (any instance, perf): the first enable
+ * starts the measurement and the last disable stops it (osn_main.c).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM osn
+
+#if !defined(_OSN_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _OSN_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <linux/interrupt.h>
+
+#ifndef _OSN_TRACE_ONCE
+#define _OSN_TRACE_ONCE
+
+#include <osn/osn_abi.h>
+#include "osn_compat.h"
+
+int osn_event_reg(void);
+void osn_event_unreg(void);
+
+/* Payload of the per-period osn:sample event. */
+struct osn_sample {
+	u64	runtime;	/* ns measured in this period */
+	u64	noise;		/* ns, sum of the noise samples */
+	u64	max_sample;	/* ns, 0 without samples */
+	u64	min_sample;	/* ns, 0 without samples */
+	u64	samples;	/* gaps >= threshold */
+	u64	hw_count;	/* samples with no interference */
+	u64	nmi_count;
+	u64	irq_count;
+	u64	softirq_count;
+	u64	thread_count;
+	u64	hw_time;	/* ns of the samples with no interference */
+	u64	nmi_time;	/* interference-free ns of each class */
+	u64	irq_time;
+	u64	softirq_time;
+	u64	thread_time;
+	u64	loops;		/* clock reads of the period */
+	u64	min_gap;	/* ns, smallest gap between two reads */
+};
+
+/* Availability in percent, integer and 5-decimal parts (upstream's). */
+#define osn_avail_int(rt, noise)	((rt) ? ((rt) - (noise)) * 100 / (rt) : 0)
+#define osn_avail_frac(rt, noise)	\
+	((rt) ? (((rt) - (noise)) * 10000000 / (rt)) % 100000 : 0)
+#endif /* _OSN_TRACE_ONCE */
+
+TRACE_DEFINE_ENUM(HI_SOFTIRQ);
+TRACE_DEFINE_ENUM(TIMER_SOFTIRQ);
+TRACE_DEFINE_ENUM(NET_TX_SOFTIRQ);
+TRACE_DEFINE_ENUM(NET_RX_SOFTIRQ);
+TRACE_DEFINE_ENUM(BLOCK_SOFTIRQ);
+TRACE_DEFINE_ENUM(IRQ_POLL_SOFTIRQ);
+TRACE_DEFINE_ENUM(TASKLET_SOFTIRQ);
+TRACE_DEFINE_ENUM(SCHED_SOFTIRQ);
+TRACE_DEFINE_ENUM(HRTIMER_SOFTIRQ);
+TRACE_DEFINE_ENUM(RCU_SOFTIRQ);
+
+#define osn_show_softirq_name(vec)				\
+	__print_symbolic(vec,					\
+			 { HI_SOFTIRQ,		"HI" },		\
+			 { TIMER_SOFTIRQ,	"TIMER" },	\
+			 { NET_TX_SOFTIRQ,	"NET_TX" },	\
+			 { NET_RX_SOFTIRQ,	"NET_RX" },	\
+			 { BLOCK_SOFTIRQ,	"BLOCK" },	\
+			 { IRQ_POLL_SOFTIRQ,	"IRQ_POLL" },	\
+			 { TASKLET_SOFTIRQ,	"TASKLET" },	\
+			 { SCHED_SOFTIRQ,	"SCHED" },	\
+			 { HRTIMER_SOFTIRQ,	"HRTIMER" },	\
+			 { RCU_SOFTIRQ,		"RCU" })
+
+#define osn_show_stop_reason(reason)				\
+	__print_symbolic(reason,				\
+			 { OSN_STOP_SINGLE,	"single" },	\
+			 { OSN_STOP_TOTAL,	"total" })
+
+/* One gap >= threshold seen by the workload. */
+TRACE_EVENT_FN(sample_threshold,
+
+	TP_PROTO(u64 start, u64 duration, u64 interference),
+
+	TP_ARGS(start, duration, interference),
+
+	TP_STRUCT__entry(
+		__field(u64,	start)
+		__field(u64,	duration)
+		__field(u64,	interference)
+	),
+
+	TP_fast_assign(
+		__entry->start = start;
+		__entry->duration = duration;
+		__entry->interference = interference;
+	),
+
+	TP_printk("start %llu.%09u duration %llu ns interference %llu",
+		  __print_ns_to_secs(__entry->start),
+		  __print_ns_without_secs(__entry->start),
+		  __entry->duration,
+		  __entry->interference),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/* A hard interrupt: device IRQ handler or x86 system vector. */
+TRACE_EVENT_FN(irq_noise,
+
+	TP_PROTO(int vector, const char *desc, u64 start, u64 duration),
+
+	TP_ARGS(vector, desc, start, duration),
+
+	TP_STRUCT__entry(
+		__string(desc,	desc)
+		__field(int,	vector)
+		__field(u64,	start)
+		__field(u64,	duration)
+	),
+
+	TP_fast_assign(
+		osn_assign_str(desc, desc);
+		__entry->vector = vector;
+		__entry->start = start;
+		__entry->duration = duration;
+	),
+
+	TP_printk("%s:%d start %llu.%09u duration %llu ns",
+		  __get_str(desc),
+		  __entry->vector,
+		  __print_ns_to_secs(__entry->start),
+		  __print_ns_without_secs(__entry->start),
+		  __entry->duration),
+
+	osn_event_reg, osn_event_unreg
+);
+
+TRACE_EVENT_FN(softirq_noise,
+
+	TP_PROTO(int vector, u64 start, u64 duration),
+
+	TP_ARGS(vector, start, duration),
+
+	TP_STRUCT__entry(
+		__field(int,	vector)
+		__field(u64,	start)
+		__field(u64,	duration)
+	),
+
+	TP_fast_assign(
+		__entry->vector = vector;
+		__entry->start = start;
+		__entry->duration = duration;
+	),
+
+	TP_printk("%8s:%d start %llu.%09u duration %llu ns",
+		  osn_show_softirq_name(__entry->vector),
+		  __entry->vector,
+		  __print_ns_to_secs(__entry->start),
+		  __print_ns_without_secs(__entry->start),
+		  __entry->duration),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/* Any task other than the workload that ran while it was switched out. */
+TRACE_EVENT_FN(thread_noise,
+
+	TP_PROTO(struct task_struct *t, u64 start, u64 duration),
+
+	TP_ARGS(t, start, duration),
+
+	TP_STRUCT__entry(
+		__array(char,	comm,	TASK_COMM_LEN)
+		__field(pid_t,	pid)
+		__field(u64,	start)
+		__field(u64,	duration)
+	),
+
+	TP_fast_assign(
+		memcpy(__entry->comm, t->comm, TASK_COMM_LEN);
+		__entry->pid = t->pid;
+		__entry->start = start;
+		__entry->duration = duration;
+	),
+
+	TP_printk("%8s:%d start %llu.%09u duration %llu ns",
+		  __entry->comm,
+		  __entry->pid,
+		  __print_ns_to_secs(__entry->start),
+		  __print_ns_without_secs(__entry->start),
+		  __entry->duration),
+
+	osn_event_reg, osn_event_unreg
+);
+
+TRACE_EVENT_FN(nmi_noise,
+
+	TP_PROTO(u64 start, u64 duration),
+
+	TP_ARGS(start, duration),
+
+	TP_STRUCT__entry(
+		__field(u64,	start)
+		__field(u64,	duration)
+	),
+
+	TP_fast_assign(
+		__entry->start = start;
+		__entry->duration = duration;
+	),
+
+	TP_printk("start %llu.%09u duration %llu ns",
+		  __print_ns_to_secs(__entry->start),
+		  __print_ns_without_secs(__entry->start),
+		  __entry->duration),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/*
+ * Per CPU per period summary: upstream's osnoise line (runtime, noise,
+ * % available, max single noise, HW NMI IRQ SIRQ THREAD counts), plus
+ * min, samples, per-class times and the loop's own cost.
+ */
+TRACE_EVENT_FN(sample,
+
+	TP_PROTO(const struct osn_sample *s),
+
+	TP_ARGS(s),
+
+	TP_STRUCT__entry(
+		__field(u64,	runtime)
+		__field(u64,	noise)
+		__field(u64,	max_sample)
+		__field(u64,	min_sample)
+		__field(u64,	samples)
+		__field(u64,	hw_count)
+		__field(u64,	nmi_count)
+		__field(u64,	irq_count)
+		__field(u64,	softirq_count)
+		__field(u64,	thread_count)
+		__field(u64,	hw_time)
+		__field(u64,	nmi_time)
+		__field(u64,	irq_time)
+		__field(u64,	softirq_time)
+		__field(u64,	thread_time)
+		__field(u64,	loops)
+		__field(u64,	min_gap)
+	),
+
+	TP_fast_assign(
+		__entry->runtime = s->runtime;
+		__entry->noise = s->noise;
+		__entry->max_sample = s->max_sample;
+		__entry->min_sample = s->min_sample;
+		__entry->samples = s->samples;
+		__entry->hw_count = s->hw_count;
+		__entry->nmi_count = s->nmi_count;
+		__entry->irq_count = s->irq_count;
+		__entry->softirq_count = s->softirq_count;
+		__entry->thread_count = s->thread_count;
+		__entry->hw_time = s->hw_time;
+		__entry->nmi_time = s->nmi_time;
+		__entry->irq_time = s->irq_time;
+		__entry->softirq_time = s->softirq_time;
+		__entry->thread_time = s->thread_time;
+		__entry->loops = s->loops;
+		__entry->min_gap = s->min_gap;
+	),
+
+	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu "
+		  "HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu "
+		  "hw_time %llu nmi_time %llu irq_time %llu sirq_time %llu thread_time %llu "
+		  "loops %llu min_gap %llu",
+		  __entry->runtime, __entry->noise,
+		  osn_avail_int(__entry->runtime, __entry->noise),
+		  osn_avail_frac(__entry->runtime, __entry->noise),
+		  __entry->max_sample, __entry->min_sample, __entry->samples,
+		  __entry->hw_count, __entry->nmi_count, __entry->irq_count,
+		  __entry->softirq_count, __entry->thread_count,
+		  __entry->hw_time, __entry->nmi_time, __entry->irq_time,
+		  __entry->softirq_time, __entry->thread_time,
+		  __entry->loops, __entry->min_gap),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/* A stop condition hit: tracing_off() follows. */
+TRACE_EVENT_FN(stop,
+
+	TP_PROTO(int reason, u64 value, u64 threshold),
+
+	TP_ARGS(reason, value, threshold),
+
+	TP_STRUCT__entry(
+		__field(int,	reason)
+		__field(u64,	value)
+		__field(u64,	threshold)
+	),
+
+	TP_fast_assign(
+		__entry->reason = reason;
+		__entry->value = value;
+		__entry->threshold = threshold;
+	),
+
+	TP_printk("stop tracing hit: %s noise %llu ns > threshold %llu ns",
+		  osn_show_stop_reason(__entry->reason),
+		  __entry->value, __entry->threshold),
+
+	osn_event_reg, osn_event_unreg
+);
+
+#endif /* _OSN_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE osn_trace
+#include <trace/define_trace.h>

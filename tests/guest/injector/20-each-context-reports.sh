@@ -1,0 +1,86 @@
+#!/bin/sh
+# timeout: 180
+# Every context injects exactly COUNT stalls of >= DURATION on the chosen CPU,
+# in the right context: the module's own check (ctx_ok, wrong_cpu) and the
+# kernel's tracepoints (timer, irq, irq_vectors, sched) agree.
+. "$OSN_TESTS/guest/lib.sh"
+require_cpus 2
+inject_load
+inst=$(new_instance inject_ctx)
+
+COUNT=50
+DUR=200
+CPU=1
+
+for ctx in irq softirq thread ipi; do
+	echo 0 >"$inst/tracing_on"
+	echo 0 >"$inst/events/enable"
+	: >"$inst/trace"
+	case $ctx in
+	irq|softirq)
+		event_enable "$inst" timer/hrtimer_expire_entry ;;
+	esac
+	case $ctx in
+	irq)	[ -d "$inst/events/irq_vectors/local_timer_entry" ] &&
+			event_enable "$inst" irq_vectors/local_timer_entry ;;
+	softirq) event_enable "$inst" irq/softirq_entry ;;
+	thread)	event_enable "$inst" sched/sched_switch ;;
+	ipi)	[ -d "$inst/events/irq_vectors/call_function_single_entry" ] &&
+			event_enable "$inst" irq_vectors/call_function_single_entry ;;
+	esac
+	echo 1 >"$inst/tracing_on"
+
+	inject $ctx $CPU $COUNT $DUR 5000
+	echo 0 >"$inst/tracing_on"
+	st=$(inject_status)
+	info "$ctx: $st"
+	assert_eq "$(inject_status ctx)" $ctx "$ctx: ctx"
+	assert_eq "$(inject_status done)" $COUNT "$ctx: done"
+	assert_eq "$(inject_status ctx_ok)" $COUNT "$ctx: injections in $ctx context"
+	assert_eq "$(inject_status wrong_cpu)" 0 "$ctx: injections on another CPU"
+	assert_ge "$(inject_status min_ns)" $((DUR * 1000)) "$ctx: min_ns"
+	assert_ge "$(inject_status max_ns)" "$(inject_status min_ns)" "$ctx: max_ns"
+	assert_ge "$(inject_status stolen_ns)" $((COUNT * DUR * 1000)) "$ctx: stolen_ns"
+
+	tr=$inst/trace
+	case $ctx in
+	irq|softirq)
+		n=$(grep 'hrtimer_expire_entry:' "$tr" | grep '\[001\]' | grep -c 'function=inj_timer_fn')
+		assert_eq "$n" $COUNT "$ctx: hrtimer_expire_entry of inj_timer_fn on CPU $CPU"
+		# The expiry of a hard timer happens with the hardirq flag
+		# ('h' in the 3rd flags column), a soft one without it.
+		l=$(grep 'function=inj_timer_fn' "$tr" | head -n 1)
+		info "$l"
+		flags=$(echo "$l" | sed -n 's/.*\] \([^ ]*\) .*/\1/p')
+		case $ctx in
+		irq)	assert_match "$flags" '^..[hH]' "irq: hrtimer expiry flags" ;;
+		softirq) assert_match "$flags" '^..[^hH]' "softirq: hrtimer expiry flags" ;;
+		esac
+		;;
+	esac
+	case $ctx in
+	irq)
+		if [ -d "$inst/events/irq_vectors/local_timer_entry" ]; then
+			n=$(grep 'local_timer_entry:' "$tr" | grep -c '\[001\]')
+			assert_ge "$n" $COUNT "irq: local_timer_entry on CPU $CPU"
+		fi ;;
+	softirq)
+		n=$(grep 'softirq_entry:' "$tr" | grep '\[001\]' | grep -c 'action=HRTIMER')
+		assert_ge "$n" $COUNT "softirq: HRTIMER softirq_entry on CPU $CPU"
+		info "softirq ran in task $(inject_status comm)" ;;
+	thread)
+		assert_eq "$(inject_status comm)" "osn_inject/$CPU" "thread: comm"
+		n=$(grep 'sched_switch:' "$tr" | grep '\[001\]' | grep -c "next_comm=osn_inject/$CPU ")
+		assert_ge "$n" $COUNT "thread: switches to osn_inject/$CPU on CPU $CPU"
+		# SCHED_FIFO 50 is prio 49 in sched_switch (the thread's very
+		# first run is before sched_set_fifo()).
+		n=$(grep "next_comm=osn_inject/$CPU " "$tr" | grep -c 'next_prio=49')
+		assert_ge "$n" $COUNT "thread: switches to osn_inject/$CPU as SCHED_FIFO 50" ;;
+	ipi)
+		if [ -d "$inst/events/irq_vectors/call_function_single_entry" ]; then
+			n=$(grep 'call_function_single_entry:' "$tr" | grep -c '\[001\]')
+			assert_ge "$n" $COUNT "ipi: call_function_single_entry on CPU $CPU"
+		fi ;;
+	esac
+done
+exit 0

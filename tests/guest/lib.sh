@@ -1,0 +1,307 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers shared by every guest test (busybox ash).  A test starts with
+#
+#	#!/bin/sh
+#	# timeout: 60            (optional, first 5 lines; default 120 s)
+#	. "$OSN_TESTS/guest/lib.sh"
+#
+# and exits 0 (pass), 1 (fail: use `fail MSG`) or 77 (skip: `skip MSG`).
+# Cleanup: register commands with `on_exit CMD...`; they run (in reverse
+# order) whenever the test ends, including fail/skip and SIGTERM from the
+# runner's timeout.  Keep this file tidy: one short comment per helper.
+
+: "${OSN_TESTS:=/osn/tests}" "${OSN_BIN:=/osn/bin}" "${OSN_KO:=/osn/ko}"
+: "${OSN_KVER:=unknown}" "${OSN_RT:=0}"
+TFS=/sys/kernel/tracing
+INJ=/sys/kernel/debug/osn_inject
+OSN_PARAMS=/sys/module/osn/parameters
+
+# ---- results -------------------------------------------------------------
+
+# fail MSG: print MSG and end the test as failed.
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# skip MSG: print MSG (the skip reason) and end the test as skipped.
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# info MSG: progress output (shown with the test's output on failure).
+info() {
+	echo "# $*"
+}
+
+# assert_eq ACTUAL EXPECTED [WHAT]
+assert_eq() {
+	[ "$1" = "$2" ] || fail "${3:-value}: got '$1', expected '$2'"
+}
+
+# assert_ne ACTUAL UNEXPECTED [WHAT]
+assert_ne() {
+	[ "$1" != "$2" ] || fail "${3:-value}: got '$1', expected anything else"
+}
+
+# assert_ge ACTUAL MIN [WHAT]	(integers)
+assert_ge() {
+	[ "$1" -ge "$2" ] 2>/dev/null || fail "${3:-value}: got '$1', expected >= $2"
+}
+
+# assert_le ACTUAL MAX [WHAT]	(integers)
+assert_le() {
+	[ "$1" -le "$2" ] 2>/dev/null || fail "${3:-value}: got '$1', expected <= $2"
+}
+
+# assert_match STRING ERE [WHAT]
+assert_match() {
+	echo "$1" | grep -Eq -- "$2" || fail "${3:-value}: '$1' does not match /$2/"
+}
+
+# expect_fail CMD...: CMD must fail (e.g. a write that must be rejected).
+expect_fail() {
+	if "$@" 2>/dev/null; then
+		fail "expected failure: $*"
+	fi
+	return 0
+}
+
+# ---- cleanup -------------------------------------------------------------
+
+_osn_exit_cmds=
+# on_exit CMD...: run CMD when the test ends (last registered runs first).
+on_exit() {
+	_osn_exit_cmds="$*
+$_osn_exit_cmds"
+}
+
+_osn_run_exit() {
+	_rc=$?
+	trap - EXIT INT TERM
+	_cmds=$_osn_exit_cmds
+	_osn_exit_cmds=
+	echo "$_cmds" | while IFS= read -r _c; do
+		[ -n "$_c" ] && eval "$_c" >/dev/null 2>&1
+	done
+	exit $_rc
+}
+trap _osn_run_exit EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# ---- environment ---------------------------------------------------------
+
+# tfs [PATH]: the tracefs root, or PATH below it.
+tfs() {
+	echo "$TFS${1:+/$1}"
+}
+
+# is_rt: true on a PREEMPT_RT kernel.
+is_rt() {
+	[ "$OSN_RT" = 1 ]
+}
+
+# require_ko NAME: skip unless $OSN_KO/NAME.ko was built for this kernel.
+require_ko() {
+	[ -e "$OSN_KO/$1.ko" ] || skip "$1.ko not built for $OSN_KVER"
+}
+
+# require_bin NAME: skip unless the binary is available in the guest.
+require_bin() {
+	command -v "$1" >/dev/null 2>&1 || skip "$1 not available in the guest"
+}
+
+# nr_cpus: online CPUs.
+nr_cpus() {
+	grep -c '^processor' /proc/cpuinfo
+}
+
+# require_cpus N: skip unless at least N CPUs are online.
+require_cpus() {
+	[ "$(nr_cpus)" -ge "$1" ] || skip "needs $1 CPUs, have $(nr_cpus)"
+}
+
+# now_us: monotonic-ish microseconds (uptime based, 10 ms resolution).
+now_us() {
+	awk '{ printf "%d\n", $1 * 1000000 }' /proc/uptime
+}
+
+# wait_for TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	_wf_n=$(($1 * 10))
+	shift
+	while [ $_wf_n -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_wf_n=$((_wf_n - 1))
+	done
+	return 1
+}
+
+# ---- modules -------------------------------------------------------------
+
+# mod_loaded NAME: true if module NAME is loaded.
+mod_loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+# osn_load [PARAM=VAL...]: insmod osn.ko (skips the test if not built);
+# unloaded again at exit.
+osn_load() {
+	require_ko osn
+	mod_loaded osn && fail "osn already loaded (a previous test leaked it)"
+	insmod "$OSN_KO/osn.ko" "$@" || fail "insmod osn.ko $*"
+	on_exit osn_unload
+}
+
+# osn_unload: rmmod osn if loaded.
+osn_unload() {
+	mod_loaded osn || return 0
+	rmmod osn
+}
+
+# inject_load: insmod osn_inject.ko (skips if not built); unloaded at exit.
+inject_load() {
+	require_ko osn_inject
+	if ! mod_loaded osn_inject; then
+		insmod "$OSN_KO/osn_inject.ko" || fail "insmod osn_inject.ko"
+	fi
+	on_exit inject_unload
+}
+
+# inject_unload: stop any injection and rmmod osn_inject if loaded.
+inject_unload() {
+	mod_loaded osn_inject || return 0
+	echo stop >"$INJ/inject" 2>/dev/null
+	rmmod osn_inject
+}
+
+# inject_status [FIELD]: the status line, or one FIELD of it (state, ctx,
+# cpu, count, done, stolen_ns, max_ns, min_ns, ...).
+inject_status() {
+	if [ -z "$1" ]; then
+		cat "$INJ/status"
+	else
+		tr ' ' '\n' <"$INJ/status" | sed -n "s/^$1=//p"
+	fi
+}
+
+# inject_idle: true when no injection is running.
+inject_idle() {
+	[ "$(inject_status state)" = idle ]
+}
+
+# inject_start CTX CPU COUNT DUR_US [INTERVAL_US]: start an injection run
+# (asynchronous).  INTERVAL_US defaults to max(DUR_US * 5, DUR_US + 1000).
+inject_start() {
+	_iv=${5:-$(($4 * 5))}
+	[ "$_iv" -ge $(($4 + 1000)) ] || _iv=$(($4 + 1000))
+	echo "ctx=$1 cpu=$2 count=$3 duration_us=$4 interval_us=$_iv" >"$INJ/inject" ||
+		fail "inject ctx=$1 cpu=$2 count=$3 duration_us=$4 interval_us=$_iv rejected"
+}
+
+# inject_wait [TIMEOUT_S]: wait until the run is over (default 60 s).
+inject_wait() {
+	wait_for "${1:-60}" inject_idle || {
+		echo stop >"$INJ/inject"
+		fail "injection still running after ${1:-60}s: $(inject_status)"
+	}
+}
+
+# inject CTX CPU COUNT DUR_US [INTERVAL_US]: inject and wait for the end;
+# the wait is bounded by the run's nominal length * 4 + 30 s.
+inject() {
+	inject_start "$@"
+	_iv=${5:-$(($4 * 5))}
+	[ "$_iv" -ge $(($4 + 1000)) ] || _iv=$(($4 + 1000))
+	inject_wait $(($3 * _iv * 4 / 1000000 + 30))
+}
+
+# ---- tracefs -------------------------------------------------------------
+
+# new_instance NAME: create tracefs instance NAME (removed at exit) and
+# print its path.
+new_instance() {
+	_ni=$TFS/instances/$1
+	[ -d "$_ni" ] && rm_instance "$1"
+	mkdir "$_ni" || fail "cannot create tracefs instance $1"
+	on_exit rm_instance "$1"
+	echo "$_ni"
+}
+
+# rm_instance NAME: disable its events and tracing, remove the instance.
+rm_instance() {
+	_ri=$TFS/instances/$1
+	[ -d "$_ri" ] || return 0
+	echo 0 >"$_ri/tracing_on" 2>/dev/null
+	echo 0 >"$_ri/events/enable" 2>/dev/null
+	rmdir "$_ri"
+}
+
+# event_enable INSTANCE_PATH SYSTEM/EVENT [0|1]
+event_enable() {
+	echo "${3:-1}" >"$1/events/$2/enable" || fail "cannot enable $2 in $1"
+}
+
+# count_events INSTANCE_PATH EVENT [ERE]: number of EVENT lines (optionally
+# also matching ERE) in the instance's trace buffer.  EVENT is the event
+# name as printed ("irq_noise", "local_timer_entry", ...).
+count_events() {
+	if [ -n "$3" ]; then
+		grep -E " $2: " "$1/trace" | grep -Ec -- "$3"
+	else
+		grep -Ec " $2: " "$1/trace"
+	fi
+}
+
+# event_field LINE FIELD: value of FIELD=... in one printed event line.
+event_field() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
+# dmesg_mark: remember the current end of the kernel log; dmesg_since
+# prints what came after it.
+dmesg_mark() {
+	_osn_dmesg_mark=$(dmesg | wc -l)
+}
+dmesg_since() {
+	dmesg | tail -n +$((${_osn_dmesg_mark:-0} + 1))
+}
+
+# ---- osn knobs and threads (engine) ----------------------------------------
+
+# osn_knob NAME [VALUE]: print knob NAME, or write VALUE to it (fails the
+# test if the write is rejected).
+osn_knob() {
+	if [ $# -ge 2 ]; then
+		echo "$2" >"$OSN_PARAMS/$1" || fail "write '$2' to knob $1 rejected"
+	else
+		cat "$OSN_PARAMS/$1"
+	fi
+}
+
+# osn_knobs_default: put every osn knob back to its default.
+osn_knobs_default() {
+	[ -d "$OSN_PARAMS" ] || return 0
+	echo DEFAULTS >"$OSN_PARAMS/options"
+	echo 0 >"$OSN_PARAMS/stop_tracing_us"
+	echo 0 >"$OSN_PARAMS/stop_tracing_total_us"
+	echo 0 >"$OSN_PARAMS/threshold_us"
+	echo 1000000 >"$OSN_PARAMS/period_us"
+	echo 1000000 >"$OSN_PARAMS/runtime_us"
+	echo all >"$OSN_PARAMS/cpus"
+}
+
+# osn_threads: the comms of the running osn workload threads, one a line.
+osn_threads() {
+	cat /proc/[0-9]*/comm 2>/dev/null | grep '^osn/' | sort
+}
+
+# osn_nthreads: number of running osn workload threads.
+osn_nthreads() {
+	osn_threads | grep -c .
+}

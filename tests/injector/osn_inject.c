@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osn_inject - test-only noise injector: the ground truth of osn's tests.
+ *
+ * Steals a known amount of CPU time on one CPU, in one context, COUNT times,
+ * DURATION_US each, INTERVAL_US apart, and reports what it actually stole.
+ *
+ *   echo "ctx=irq cpu=1 count=100 duration_us=200 interval_us=10000" \
+ *	> /sys/kernel/debug/osn_inject/inject
+ *   cat /sys/kernel/debug/osn_inject/status
+ *   echo stop > /sys/kernel/debug/osn_inject/inject
+ *
+ * Contexts:
+ *  irq      a hard hrtimer (HRTIMER_MODE_REL_PINNED_HARD) on the CPU: the
+ *           callback runs in hard IRQ context from the local APIC timer
+ *           interrupt (local_timer vector), also on PREEMPT_RT.
+ *  softirq  a soft hrtimer (HRTIMER_MODE_REL_PINNED_SOFT) on the CPU: the
+ *           callback runs in the HRTIMER softirq (vector 8, "HRTIMER"); on
+ *           PREEMPT_RT softirqs run in a thread (ktimers/N or ksoftirqd/N).
+ *  thread   a SCHED_FIFO kthread "osn_inject/<cpu>" bound to the CPU.
+ *  ipi      a kthread on another CPU sends smp_call_function_single() to
+ *           the CPU: the busy loop runs in hard IRQ context from the
+ *           call_function_single vector.
+ *
+ * Each injection busy-waits on local_clock() until DURATION_US elapsed and
+ * accounts the time it really took (total, min, max), whether it ran in the
+ * expected context (ctx_ok) and on the expected CPU (wrong_cpu otherwise).
+ * A run is asynchronous: status says state=running until it is over.  The
+ * interval must be >= 2 * duration and >= duration + 100 us, so that a run
+ * can never monopolise a CPU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#define INJ_MAX_COUNT		100000U
+#define INJ_MAX_DURATION_US	100000U
+#define INJ_MAX_INTERVAL_US	10000000U
+#define INJ_MIN_GAP_US		100U
+#define INJ_DEFAULT_INTERVAL_US	10000U
+
+enum inj_ctx {
+	INJ_IRQ,
+	INJ_SOFTIRQ,
+	INJ_THREAD,
+	INJ_IPI,
+	INJ_NR_CTX,
+};
+
+static const char * const inj_ctx_names[INJ_NR_CTX] = {
+	[INJ_IRQ]	= "irq",
+	[INJ_SOFTIRQ]	= "softirq",
+	[INJ_THREAD]	= "thread",
+	[INJ_IPI]	= "ipi",
+};
+
+struct inj_run {
+	/* Parameters, constant while a run is active. */
+	enum inj_ctx	ctx;
+	unsigned int	cpu;
+	unsigned int	count;
+	unsigned int	duration_us;
+	unsigned int	interval_us;
+
+	/* Run state. */
+	bool		active;		/* started and not yet cleaned up */
+	bool		finished;	/* all injections done (or stopped) */
+	bool		stop;		/* abort requested */
+	struct hrtimer	timer;		/* irq, softirq */
+	struct task_struct *task;	/* thread, ipi sender */
+
+	/* Results, under stats_lock (taken from hard IRQ context). */
+	raw_spinlock_t	stats_lock;
+	unsigned int	done;
+	unsigned int	ctx_ok;
+	unsigned int	wrong_cpu;
+	u64		stolen_ns;
+	u64		max_ns;
+	u64		min_ns;
+	pid_t		pid;		/* task the injections ran in (not irq/ipi) */
+	char		comm[TASK_COMM_LEN];
+	unsigned long	runs;		/* runs started since load */
+};
+
+static struct inj_run inj;
+static DEFINE_MUTEX(inj_mutex);		/* start, stop, unload */
+static struct dentry *inj_dir;
+
+/* Spin for @us microseconds; returns the time really spent, in ns. */
+static u64 inj_spin(unsigned int us)
+{
+	u64 start = local_clock();
+	u64 target = (u64)us * NSEC_PER_USEC;
+	u64 now;
+
+	do {
+		cpu_relax();
+		now = local_clock();
+	} while (now - start < target);
+
+	return now - start;
+}
+
+static bool inj_in_ctx(enum inj_ctx ctx)
+{
+	switch (ctx) {
+	case INJ_IRQ:
+	case INJ_IPI:
+		return in_hardirq() && !in_nmi();
+	case INJ_SOFTIRQ:
+		return in_serving_softirq() && !in_hardirq();
+	case INJ_THREAD:
+		return !in_interrupt() && current == READ_ONCE(inj.task);
+	default:
+		return false;
+	}
+}
+
+/*
+ * One injection: steal the CPU for duration_us and account it.  Returns true
+ * when the run is complete (count reached or stop requested).
+ */
+static bool inj_one(void)
+{
+	bool ok = inj_in_ctx(inj.ctx);
+	bool right_cpu = smp_processor_id() == inj.cpu;
+	unsigned long flags;
+	u64 ns;
+	bool last;
+
+	ns = inj_spin(inj.duration_us);
+
+	raw_spin_lock_irqsave(&inj.stats_lock, flags);
+	inj.done++;
+	inj.stolen_ns += ns;
+	if (ns > inj.max_ns)
+		inj.max_ns = ns;
+	if (!inj.min_ns || ns < inj.min_ns)
+		inj.min_ns = ns;
+	if (ok)
+		inj.ctx_ok++;
+	if (!right_cpu)
+		inj.wrong_cpu++;
+	if (inj.ctx == INJ_SOFTIRQ || inj.ctx == INJ_THREAD) {
+		inj.pid = current->pid;
+		strscpy(inj.comm, current->comm, sizeof(inj.comm));
+	}
+	last = inj.done >= inj.count || READ_ONCE(inj.stop);
+	if (last)
+		WRITE_ONCE(inj.finished, true);
+	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
+
+	return last;
+}
+
+static enum hrtimer_restart inj_timer_fn(struct hrtimer *t)
+{
+	if (READ_ONCE(inj.stop) || inj_one()) {
+		WRITE_ONCE(inj.finished, true);
+		return HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(t, ns_to_ktime((u64)inj.interval_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+/* Runs on the target CPU (IPI): a pinned timer must be armed from there. */
+static void inj_arm_timer(void *unused)
+{
+	enum hrtimer_mode mode = inj.ctx == INJ_IRQ ? HRTIMER_MODE_REL_PINNED_HARD
+						      : HRTIMER_MODE_REL_PINNED_SOFT;
+
+	hrtimer_start(&inj.timer,
+		      ns_to_ktime((u64)inj.interval_us * NSEC_PER_USEC), mode);
+}
+
+static void inj_busy_ipi(void *unused)
+{
+	inj_one();
+}
+
+/* Sleep until the next injection; false if the thread must stop. */
+static bool inj_sleep(u64 ns)
+{
+	ktime_t t = ns_to_ktime(ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (kthread_should_stop() || READ_ONCE(inj.stop)) {
+		__set_current_state(TASK_RUNNING);
+		return false;
+	}
+	schedule_hrtimeout(&t, HRTIMER_MODE_REL);
+	return !kthread_should_stop() && !READ_ONCE(inj.stop);
+}
+
+static int inj_thread_fn(void *unused)
+{
+	u64 gap = (u64)(inj.interval_us - inj.duration_us) * NSEC_PER_USEC;
+	bool last = false;
+
+	if (inj.ctx == INJ_THREAD)
+		sched_set_fifo(current);
+
+	while (!last && inj_sleep(gap)) {
+		if (inj.ctx == INJ_THREAD) {
+			last = inj_one();
+		} else if (smp_call_function_single(inj.cpu, inj_busy_ipi,
+						    NULL, 1)) {
+			break;		/* target CPU went offline */
+		} else {
+			last = READ_ONCE(inj.finished);
+		}
+	}
+	WRITE_ONCE(inj.finished, true);
+
+	/* kthread_stop() owns the end of this thread. */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Stop and reap the current run, if any.  inj_mutex held. */
+static void inj_cleanup(void)
+{
+	if (!inj.active)
+		return;
+	WRITE_ONCE(inj.stop, true);
+	if (inj.ctx == INJ_IRQ || inj.ctx == INJ_SOFTIRQ)
+		hrtimer_cancel(&inj.timer);
+	if (inj.task) {
+		kthread_stop(inj.task);
+		WRITE_ONCE(inj.task, NULL);
+	}
+	WRITE_ONCE(inj.finished, true);
+	inj.active = false;
+}
+
+static unsigned int inj_other_cpu(unsigned int cpu)
+{
+	unsigned int c;
+
+	for_each_online_cpu(c)
+		if (c != cpu)
+			return c;
+	return nr_cpu_ids;
+}
+
+/* Start a run.  inj_mutex held. */
+static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
+		     unsigned int duration_us, unsigned int interval_us)
+{
+	struct task_struct *task;
+	unsigned long flags;
+	unsigned int tcpu;
+	int ret;
+
+	if (inj.active && !READ_ONCE(inj.finished))
+		return -EBUSY;
+	inj_cleanup();
+
+	cpus_read_lock();
+	ret = -EINVAL;
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		goto out;
+	tcpu = cpu;
+	if (ctx == INJ_IPI) {
+		tcpu = inj_other_cpu(cpu);
+		if (tcpu >= nr_cpu_ids)
+			goto out;	/* needs a second CPU */
+	}
+
+	inj.ctx = ctx;
+	inj.cpu = cpu;
+	inj.count = count;
+	inj.duration_us = duration_us;
+	inj.interval_us = interval_us;
+	inj.stop = false;
+	inj.finished = false;
+	inj.task = NULL;
+	raw_spin_lock_irqsave(&inj.stats_lock, flags);
+	inj.done = 0;
+	inj.ctx_ok = 0;
+	inj.wrong_cpu = 0;
+	inj.stolen_ns = 0;
+	inj.max_ns = 0;
+	inj.min_ns = 0;
+	inj.pid = 0;
+	inj.comm[0] = '\0';
+	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
+
+	switch (ctx) {
+	case INJ_IRQ:
+	case INJ_SOFTIRQ:
+		hrtimer_init(&inj.timer, CLOCK_MONOTONIC,
+			     ctx == INJ_IRQ ? HRTIMER_MODE_REL_HARD
+					    : HRTIMER_MODE_REL_SOFT);
+		inj.timer.function = inj_timer_fn;
+		inj.active = true;
+		ret = smp_call_function_single(cpu, inj_arm_timer, NULL, 1);
+		if (ret) {
+			inj_cleanup();
+			ret = -EINVAL;
+		}
+		break;
+	case INJ_THREAD:
+	case INJ_IPI:
+		task = kthread_create(inj_thread_fn, NULL,
+				      ctx == INJ_THREAD ? "osn_inject/%u"
+							: "osn_inject_ipi/%u",
+				      cpu);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			break;
+		}
+		kthread_bind(task, tcpu);
+		WRITE_ONCE(inj.task, task);
+		inj.active = true;
+		wake_up_process(task);
+		ret = 0;
+		break;
+	default:
+		break;
+	}
+	if (!ret)
+		inj.runs++;
+out:
+	cpus_read_unlock();
+	return ret;
+}
+
+static int inj_parse_uint(const char *s, unsigned int *val)
+{
+	return kstrtouint(s, 0, val);
+}
+
+static int inj_parse_and_start(char *buf)
+{
+	unsigned int cpu = UINT_MAX, count = 0, duration_us = 0;
+	unsigned int interval_us = 0;
+	int ctx = -1;
+	char *tok, *val;
+	int ret;
+
+	while ((tok = strsep(&buf, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "ctx")) {
+			ctx = match_string(inj_ctx_names, INJ_NR_CTX, val);
+			if (ctx < 0)
+				return -EINVAL;
+			ret = 0;
+		} else if (!strcmp(tok, "cpu")) {
+			ret = inj_parse_uint(val, &cpu);
+		} else if (!strcmp(tok, "count")) {
+			ret = inj_parse_uint(val, &count);
+		} else if (!strcmp(tok, "duration_us")) {
+			ret = inj_parse_uint(val, &duration_us);
+		} else if (!strcmp(tok, "interval_us")) {
+			ret = inj_parse_uint(val, &interval_us);
+		} else {
+			return -EINVAL;
+		}
+		if (ret)
+			return -EINVAL;
+	}
+
+	if (ctx < 0 || cpu == UINT_MAX)
+		return -EINVAL;
+	if (!count || count > INJ_MAX_COUNT)
+		return -EINVAL;
+	if (!duration_us || duration_us > INJ_MAX_DURATION_US)
+		return -EINVAL;
+	if (!interval_us)
+		interval_us = max(INJ_DEFAULT_INTERVAL_US, 2 * duration_us);
+	if (interval_us > INJ_MAX_INTERVAL_US ||
+	    interval_us < 2 * duration_us ||
+	    interval_us < duration_us + INJ_MIN_GAP_US)
+		return -EINVAL;
+
+	return inj_start(ctx, cpu, count, duration_us, interval_us);
+}
+
+static ssize_t inj_write(struct file *file, const char __user *ubuf,
+			 size_t len, loff_t *ppos)
+{
+	char buf[128];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+
+	mutex_lock(&inj_mutex);
+	if (sysfs_streq(buf, "stop")) {
+		inj_cleanup();
+		ret = 0;
+	} else {
+		ret = inj_parse_and_start(buf);
+	}
+	mutex_unlock(&inj_mutex);
+
+	return ret ? ret : len;
+}
+
+static ssize_t inj_status_read(struct file *file, char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	unsigned int done, ctx_ok, wrong_cpu;
+	u64 stolen, max, min;
+	char comm[TASK_COMM_LEN];
+	unsigned long flags;
+	char buf[384];
+	bool running;
+	pid_t pid;
+	int n;
+
+	raw_spin_lock_irqsave(&inj.stats_lock, flags);
+	done = inj.done;
+	ctx_ok = inj.ctx_ok;
+	wrong_cpu = inj.wrong_cpu;
+	stolen = inj.stolen_ns;
+	max = inj.max_ns;
+	min = inj.min_ns;
+	pid = inj.pid;
+	strscpy(comm, inj.comm[0] ? inj.comm : "-", sizeof(comm));
+	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
+	strreplace(comm, ' ', '_');
+
+	mutex_lock(&inj_mutex);
+	running = inj.active && !READ_ONCE(inj.finished);
+	n = scnprintf(buf, sizeof(buf),
+		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u pid=%d comm=%s runs=%lu\n",
+		      running ? "running" : "idle",
+		      inj.runs ? inj_ctx_names[inj.ctx] : "none",
+		      inj.cpu, inj.count, inj.duration_us, inj.interval_us,
+		      done, stolen, max, min, ctx_ok, wrong_cpu, pid, comm,
+		      inj.runs);
+	mutex_unlock(&inj_mutex);
+
+	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
+}
+
+static const struct file_operations inj_inject_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= inj_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations inj_status_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= inj_status_read,
+	.llseek	= default_llseek,
+};
+
+static int __init inj_init(void)
+{
+	raw_spin_lock_init(&inj.stats_lock);
+	inj_dir = debugfs_create_dir("osn_inject", NULL);
+	if (IS_ERR(inj_dir))
+		return PTR_ERR(inj_dir);
+	debugfs_create_file("inject", 0200, inj_dir, NULL, &inj_inject_fops);
+	debugfs_create_file("status", 0400, inj_dir, NULL, &inj_status_fops);
+	return 0;
+}
+
+static void __exit inj_exit(void)
+{
+	/* No writer can start a run once the files are gone. */
+	debugfs_remove_recursive(inj_dir);
+	mutex_lock(&inj_mutex);
+	inj_cleanup();
+	mutex_unlock(&inj_mutex);
+}
+
+module_init(inj_init);
+module_exit(inj_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("osn developers");
+MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI)");

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cpulist parsing and formatting */
+#include "harness.h"
+#include "util.h"
+
+static int parse(const char *s, int nr, struct osn_cpuset *set, char *err)
+{
+	return osn_parse_cpulist(s, nr, set, err, 256);
+}
+
+static const char *fmt(const char *s, int nr)
+{
+	static char buf[256], err[256];
+	struct osn_cpuset set;
+
+	if (parse(s, nr, &set, err))
+		return err;
+	osn_format_cpulist(&set, buf, sizeof(buf));
+	return buf;
+}
+
+TEST(single_and_ranges)
+{
+	struct osn_cpuset s;
+	char err[256];
+
+	CHECK_EQ(parse("0", 4, &s, err), 0);
+	CHECK(osn_cpuset_isset(&s, 0));
+	CHECK(!osn_cpuset_isset(&s, 1));
+	CHECK_EQ(osn_cpuset_count(&s), 1);
+
+	CHECK_EQ(parse("0-3,5,7-8", 16, &s, err), 0);
+	CHECK_EQ(osn_cpuset_count(&s), 7);
+	CHECK(osn_cpuset_isset(&s, 5) && !osn_cpuset_isset(&s, 6));
+	CHECK_EQ(osn_cpuset_last(&s), 8);
+	CHECK_STR(fmt("0-3,5,7-8", 16), "0-3,5,7-8");
+	CHECK_STR(fmt("3,2,1,0", 16), "0-3");
+	CHECK_STR(fmt("1,3,5", 16), "1,3,5");
+	CHECK_STR(fmt("0-1,1-2", 16), "0-2");
+	CHECK_STR(fmt("7 , 9", 16), "7,9");
+	CHECK_STR(fmt("2\n", 4), "2");
+	CHECK_STR(fmt("4095", 4096), "4095");
+	CHECK_STR(fmt("0-4095", 4096), "0-4095");
+}
+
+TEST(errors)
+{
+	struct osn_cpuset s;
+	char err[256];
+
+	CHECK_EQ(parse("", 4, &s, err), -1);
+	CHECK_HAS(err, "empty");
+	CHECK_EQ(parse("4", 4, &s, err), -1);
+	CHECK_STR(err, "'4': cpu 4 does not exist (this machine has cpus 0-3)");
+	CHECK_EQ(parse("0-8", 2, &s, err), -1);
+	CHECK_HAS(err, "cpu 8 does not exist (this machine has cpus 0-1)");
+	CHECK_EQ(parse("1", 1, &s, err), -1);
+	CHECK_HAS(err, "(this machine has cpu 0)");
+	CHECK_EQ(parse("3-1", 4, &s, err), -1);
+	CHECK_HAS(err, "reversed");
+	CHECK_EQ(parse("a", 4, &s, err), -1);
+	CHECK_HAS(err, "is not a cpu list");
+	CHECK_EQ(parse("-1", 4, &s, err), -1);
+	CHECK_EQ(parse("1,", 4, &s, err), -1);
+	CHECK_EQ(parse("1-", 4, &s, err), -1);
+	CHECK_EQ(parse("1;2", 4, &s, err), -1);
+	CHECK_EQ(parse("99999999999", 4, &s, err), -1);
+	CHECK_EQ(parse(NULL, 4, &s, err), -1);
+}
+
+TEST(empty_set)
+{
+	struct osn_cpuset s;
+	char buf[8] = "x";
+
+	osn_cpuset_zero(&s);
+	CHECK(osn_cpuset_empty(&s));
+	CHECK_EQ(osn_cpuset_last(&s), (unsigned long long)-1);
+	osn_format_cpulist(&s, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+	/* truncation never overflows */
+	osn_cpuset_set(&s, 100);
+	osn_cpuset_set(&s, 200);
+	osn_format_cpulist(&s, buf, 5);
+	CHECK(strlen(buf) < 5);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(single_and_ranges);
+	RUN(errors);
+	RUN(empty_set);
+	return h_done(argv[0]);
+}

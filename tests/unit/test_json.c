@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON writer and validator; osn's JSON documents parse back */
+#include <unistd.h>
+
+#include "harness.h"
+#include "json.h"
+#include "render.h"
+#include "scenarios.h"
+
+TEST(validator)
+{
+	CHECK(osn_json_valid("{}"));
+	CHECK(osn_json_valid(" [1, 2.5, -3e2, \"a\\n\\u00e9\", true, false, null, {\"k\": []}] "));
+	CHECK(osn_json_valid("0"));
+	CHECK(!osn_json_valid(""));
+	CHECK(!osn_json_valid("{"));
+	CHECK(!osn_json_valid("{\"a\":1,}"));
+	CHECK(!osn_json_valid("[1 2]"));
+	CHECK(!osn_json_valid("{a:1}"));
+	CHECK(!osn_json_valid("01"));
+	CHECK(!osn_json_valid("1."));
+	CHECK(!osn_json_valid("\"\\x\""));
+	CHECK(!osn_json_valid("\"tab\there\""));
+	CHECK(!osn_json_valid("{} {}"));
+	CHECK(!osn_json_valid("nul"));
+}
+
+TEST(writer)
+{
+	struct osn_json j;
+	struct h_buf b;
+	char *t;
+
+	osn_json_init(&j, h_open(&b), false);
+	osn_json_obj_begin(&j);
+	osn_json_kstr(&j, "s", "q\"uote\\ new\nline \x01");
+	osn_json_ku64(&j, "n", 18446744073709551615ULL);
+	osn_json_kus(&j, "us", 1234567);
+	osn_json_kus(&j, "small", 5);
+	osn_json_key(&j, "f");
+	osn_json_fixed(&j, 9986666, 5);
+	osn_json_key(&j, "neg");
+	osn_json_i64(&j, -1);
+	osn_json_key(&j, "empty");
+	osn_json_arr_begin(&j);
+	osn_json_arr_end(&j);
+	osn_json_key(&j, "arr");
+	osn_json_arr_begin(&j);
+	osn_json_obj_begin(&j);
+	osn_json_obj_end(&j);
+	osn_json_null(&j);
+	osn_json_bool(&j, true);
+	osn_json_arr_end(&j);
+	osn_json_obj_end(&j);
+	t = h_close(&b);
+	CHECK_STR(t, "{\"s\":\"q\\\"uote\\\\ new\\nline \\u0001\",\"n\":18446744073709551615,"
+		  "\"us\":1234.567,\"small\":0.005,\"f\":99.86666,\"neg\":-1,\"empty\":[],"
+		  "\"arr\":[{},null,true]}");
+	CHECK(osn_json_valid(t));
+	free(t);
+}
+
+/* Also parse with jq when the machine has it. */
+static void jq_check(const char *text, const char *filter, const char *want)
+{
+	char path[] = "/tmp/osn-json-XXXXXX";
+	char cmd[512], out[256] = "";
+	int fd;
+	FILE *p;
+
+	if (system("command -v jq >/dev/null 2>&1") != 0)
+		return;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return;
+	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		close(fd);
+		unlink(path);
+		return;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "jq -r '%s' %s 2>&1", filter, path);
+	p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(out, sizeof(out), p))
+			out[0] = '\0';
+		pclose(p);
+	}
+	out[strcspn(out, "\n")] = '\0';
+	CHECK_STR(out, want);
+	unlink(path);
+}
+
+TEST(top_json)
+{
+	struct osn_cpu_stats st[2] = { 0 };
+	const int cpus[] = { 0, 1 };
+	struct osn_top_view v = { .stats = st, .cpus = cpus, .ncpus = 2 };
+	struct osn_params p = { 0 };
+	struct osn_report_info info = { .params = &p, .elapsed_s = 3,
+					.cpus_str = "0-1", .threshold_us = 1 };
+	struct osn_event e = fx_sample(1, 1, 1000000000, 2000, 1500, 500, 2);
+	struct h_buf b;
+	char *t;
+
+	e.s.count[OSN_C_IRQ] = 2;
+	e.s.time[OSN_C_IRQ] = 2000;
+	osn_stats_add_sample(&st[1], &e);
+	osn_json_top(h_open(&b), &v, &info);
+	t = h_close(&b);
+	CHECK(osn_json_valid(t));
+	CHECK_HAS(t, "\"tool\": \"osn top\"");
+	CHECK_HAS(t, "\"min_single\": null");
+	jq_check(t, ".cpus[1].irq.count", "2");
+	jq_check(t, ".cpus[1].irq.time", "2");
+	jq_check(t, ".total.noise", "2");
+	jq_check(t, ".cpus[1].cpu_avail_pct", "99.9998");
+	jq_check(t, ".stop", "null");
+	free(t);
+}
+
+TEST(hist_json_with_stop)
+{
+	struct osn_khist kh = { .bucket_ns = 1000, .have_sum = true };
+	struct osn_hist h;
+	const int cpus[] = { 0, 1 };
+	struct osn_params p = { 0 };
+	struct osn_report_info info = { .params = &p, .elapsed_s = 3,
+					.cpus_str = "0-1", .threshold_us = 1 };
+	struct osn_explanation x;
+	struct osn_ring r;
+	struct osn_event stop;
+	struct h_buf b;
+	char *t;
+
+	p.cmd = OSN_CMD_HIST;
+	p.bucket_us = 1;
+	p.entries = 10;
+	osn_khist_add(&kh, 1, 3000, 4, 12400);
+	osn_khist_add(&kh, 1, 50000, 1, 50500);
+	osn_hist_build(&h, &kh, 10, cpus, 2, NULL);
+	scenario_single(&r, &stop);
+	osn_explain(&r, &stop, OSN_STOP_SINGLE, 100000, &x);
+	info.stopped = true;
+	info.why = &x;
+	osn_json_hist(h_open(&b), &h, &info);
+	t = h_close(&b);
+	CHECK(osn_json_valid(t));
+	jq_check(t, ".cpus[0].count", "0");
+	jq_check(t, ".cpus[0].min", "null");
+	jq_check(t, ".cpus[1].buckets[0].index", "3");
+	jq_check(t, ".cpus[1].over", "1");
+	jq_check(t, ".cpus[1].max", "50.5");
+	jq_check(t, ".cpus[1][\"p99.9\"]", "50.5");
+	jq_check(t, ".stop.parts[0].source", "local_timer:236");
+	jq_check(t, ".stop.hw", "5.78");
+	jq_check(t, ".config.bucket_size_us", "1");
+	free(t);
+	osn_hist_free(&h);
+	osn_khist_free(&kh);
+	osn_ring_free(&r);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(validator);
+	RUN(writer);
+	RUN(top_json);
+	RUN(hist_json_with_stop);
+	return h_done(argv[0]);
+}

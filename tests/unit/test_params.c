@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/* osn top / osn hist option parsing */
+#include "harness.h"
+#include "osn/osn_abi.h"
+#include "params.h"
+
+static char err[512];
+static struct osn_params p;
+
+/* Parse a space-separated command line (argv[0] = the command). */
+static int parse(enum osn_cmd cmd, const char *line)
+{
+	static char buf[1024];
+	char *argv[64];
+	int argc = 0;
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s %s", cmd == OSN_CMD_TOP ? "top" : "hist",
+		 line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 63;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return osn_parse_args(cmd, argc, argv, 4, &p, err, sizeof(err));
+}
+
+TEST(defaults)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP, ""), 0);
+	CHECK_EQ(p.period_us, OSN_DEFAULT_PERIOD_US);
+	CHECK_EQ(p.runtime_us, OSN_DEFAULT_RUNTIME_US);
+	CHECK_EQ(p.threshold_us, 0);
+	CHECK_EQ(p.stop_us, 0);
+	CHECK_EQ(p.stop_total_us, 0);
+	CHECK(!p.trace_file);
+	CHECK(!p.have_cpus);
+	CHECK_EQ(p.duration_s, 0);
+	CHECK_EQ(p.bucket_us, 1);
+	CHECK_EQ(p.entries, 256);
+	CHECK(!p.json && !p.quiet && !p.help);
+}
+
+TEST(common)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP,
+		       "-c 1-2 -d 1m -p 500000 -r 400000 -T 2 -s 30 -S 100 -q -D -H 0 --warm-up 2 --trace-buffer-size 4096 -P f:95"),
+		 0);
+	CHECK(p.have_cpus && osn_cpuset_isset(&p.cpus, 1) &&
+	      osn_cpuset_isset(&p.cpus, 2) && !osn_cpuset_isset(&p.cpus, 0));
+	CHECK_EQ(p.duration_s, 60);
+	CHECK_EQ(p.period_us, 500000);
+	CHECK_EQ(p.runtime_us, 400000);
+	CHECK_EQ(p.threshold_us, 2);
+	CHECK_EQ(p.stop_us, 30);
+	CHECK_EQ(p.stop_total_us, 100);
+	CHECK(p.quiet);
+	CHECK_EQ(p.debug, 1);
+	CHECK(p.have_hk && osn_cpuset_isset(&p.hk, 0));
+	CHECK_EQ(p.warmup_s, 2);
+	CHECK_EQ(p.buffer_kb, 4096);
+	CHECK_EQ(p.sched.policy, OSN_SCHED_FIFO);
+
+	/* long forms */
+	CHECK_EQ(parse(OSN_CMD_HIST,
+		       "--cpus=0 --duration=2h --period=1000 --runtime=100 --threshold=5 --stop=7 --stop-total=9 --priority=o:5"),
+		 0);
+	CHECK_EQ(p.duration_s, 7200);
+	CHECK_EQ(p.runtime_us, 100);
+	CHECK_EQ(p.sched.policy, OSN_SCHED_OTHER);
+}
+
+TEST(period_runtime)
+{
+	/* a lone short period: runtime follows it */
+	CHECK_EQ(parse(OSN_CMD_TOP, "-p 200"), 0);
+	CHECK_EQ(p.runtime_us, 200);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-r 99"), -1);
+	CHECK_STR(err, "-r 99: runtime must be >= 100 us");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-p 1000 -r 2000"), -1);
+	CHECK_STR(err, "-r 2000: runtime must be <= period (1000 us)");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-r 2000000"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-p 60000001"), -1);
+	CHECK_HAS(err, "-p '60000001' is too large");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-T 10000001"), -1);
+}
+
+TEST(trace_and_auto)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP, "-t"), 0);
+	CHECK_STR(p.trace_file, OSN_TRACE_FILE);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-tmy.txt"), 0);
+	CHECK_STR(p.trace_file, "my.txt");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-t=my.txt"), 0);
+	CHECK_STR(p.trace_file, "my.txt");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--trace=x.txt"), 0);
+	CHECK_STR(p.trace_file, "x.txt");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-t y.txt -q"), 0);
+	CHECK_STR(p.trace_file, "y.txt");
+	CHECK(p.quiet);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-t -q"), 0);
+	CHECK_STR(p.trace_file, OSN_TRACE_FILE);
+
+	CHECK_EQ(parse(OSN_CMD_TOP, "-a 50"), 0);
+	CHECK_EQ(p.stop_us, 50);
+	CHECK_EQ(p.threshold_us, 1);
+	CHECK_STR(p.trace_file, OSN_TRACE_FILE);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-t z.txt -a 50"), 0);
+	CHECK_STR(p.trace_file, "z.txt");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-a 50 -T 3"), 0);
+	CHECK_EQ(p.threshold_us, 3);
+}
+
+TEST(events)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP,
+		       "-t -e sched:sched_switch --filter prev_pid>0 --trigger stacktrace -e irq"),
+		 0);
+	CHECK_EQ(p.nevents, 2);
+	CHECK_STR(p.events[0].system, "sched");
+	CHECK_STR(p.events[0].event, "sched_switch");
+	CHECK_STR(p.events[0].filter, "prev_pid>0");
+	CHECK_STR(p.events[0].trigger, "stacktrace");
+	CHECK_STR(p.events[1].system, "irq");
+	CHECK_STR(p.events[1].event, "");
+	CHECK(!p.events[1].filter);
+
+	CHECK_EQ(parse(OSN_CMD_TOP, "--filter x"), -1);
+	CHECK_STR(err, "--filter needs a previous -e");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--trigger x"), -1);
+	CHECK_STR(err, "--trigger needs a previous -e");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched:"), -1);
+	CHECK_HAS(err, "is not sys[:event]");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e :x"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e a/b"), -1);
+}
+
+TEST(hist_options)
+{
+	CHECK_EQ(parse(OSN_CMD_HIST,
+		       "-b 10 -E 100 --no-header --no-summary --no-index --with-zeros"),
+		 0);
+	CHECK_EQ(p.bucket_us, 10);
+	CHECK_EQ(p.entries, 100);
+	CHECK(p.no_header && p.no_summary && p.no_index && p.with_zeros);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--bucket-size=2 --entries=20"), 0);
+	CHECK_EQ(p.bucket_us, 2);
+	CHECK_EQ(p.entries, 20);
+
+	CHECK_EQ(parse(OSN_CMD_HIST, "-b 0"), -1);
+	CHECK_STR(err, "-b must be >= 1 us");
+	CHECK_EQ(parse(OSN_CMD_HIST, "-E 5"), -1);
+	CHECK_STR(err, "-E must be 10..9999999");
+	CHECK_EQ(parse(OSN_CMD_HIST, "-E 10000000"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-b 2"), -1);
+	CHECK_STR(err, "-b is an option of osn hist");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--no-header"), -1);
+	CHECK_STR(err, "--no-header is an option of osn hist");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--wide"), -1);
+	CHECK_STR(err, "--wide is an option of osn top");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--wide"), 0);
+	CHECK(p.wide);
+}
+
+TEST(json)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP, "--json"), 0);
+	CHECK(p.json && !p.json_file);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--json=out.json"), 0);
+	CHECK(p.json);
+	CHECK_STR(p.json_file, "out.json");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--json=-"), 0);
+	CHECK(p.json && !p.json_file);
+}
+
+TEST(bad_values)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP, "-c 0-9"), -1);
+	CHECK_STR(err, "-c '0-9': cpu 9 does not exist (this machine has cpus 0-3)");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-c x"), -1);
+	CHECK_HAS(err, "-c 'x' is not a cpu list");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-d -5"), -1);
+	CHECK_STR(err, "-d '-5' is negative");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-d 5y"), -1);
+	CHECK_STR(err, "-d '5y': unknown unit 'y' (use s, m, h or d)");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-d 0"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--warm-up 3q"), -1);
+	CHECK_HAS(err, "--warm-up '3q': unknown unit");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-p -1"), -1);
+	CHECK_STR(err, "-p '-1' is negative");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-s abc"), -1);
+	CHECK_STR(err, "-s 'abc' is not a number");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-P z:1"), -1);
+	CHECK_HAS(err, "-P 'z:1' is not a priority");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-H 7"), -1);
+	CHECK_HAS(err, "-H '7': cpu 7 does not exist");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--trace-buffer-size 0"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-x"), -1);
+	CHECK_STR(err, "unknown option -x");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--bogus"), -1);
+	CHECK_STR(err, "unknown option --bogus");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-d"), -1);
+	CHECK_STR(err, "-d needs a value");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--duration"), -1);
+	CHECK_STR(err, "--duration needs a value");
+	CHECK_EQ(parse(OSN_CMD_TOP, "extra"), -1);
+	CHECK_STR(err, "unexpected argument 'extra'");
+	/* no message is longer than one line */
+	CHECK(!strchr(err, '\n'));
+}
+
+TEST(help)
+{
+	struct h_buf b;
+
+	CHECK_EQ(parse(OSN_CMD_TOP, "-h"), 0);
+	CHECK(p.help);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--help"), 0);
+	CHECK(p.help);
+	osn_usage(OSN_CMD_HIST, h_open(&b));
+	h_close(&b);
+	CHECK_HAS(b.text, "--with-zeros");
+	CHECK_HAS(b.text, "Exit status");
+	free(b.text);
+	osn_usage(OSN_CMD_TOP, h_open(&b));
+	h_close(&b);
+	CHECK(!strstr(b.text, "--with-zeros"));
+	CHECK_HAS(b.text, "-P, --priority");
+	free(b.text);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(defaults);
+	RUN(common);
+	RUN(period_runtime);
+	RUN(trace_and_auto);
+	RUN(events);
+	RUN(hist_options);
+	RUN(json);
+	RUN(bad_values);
+	RUN(help);
+	return h_done(argv[0]);
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/* top statistics, in-kernel histogram parsing, exact values, percentiles */
+#include "fixtures.h"
+#include "harness.h"
+#include "stats.h"
+
+TEST(top_stats)
+{
+	struct osn_cpu_stats st = { 0 }, all = { 0 };
+	struct osn_event e;
+
+	e = fx_sample(0, 1, 1000000, 1000, 600, 10, 3);
+	e.s.count[OSN_C_IRQ] = 4;
+	e.s.time[OSN_C_IRQ] = 700;
+	e.s.count[OSN_C_HW] = 1;
+	e.s.time[OSN_C_HW] = 300;
+	osn_stats_add_sample(&st, &e);
+	e = fx_sample(0, 2, 1000000, 3000, 2000, 5, 2);
+	e.s.count[OSN_C_THREAD] = 1;
+	e.s.time[OSN_C_THREAD] = 3000;
+	osn_stats_add_sample(&st, &e);
+	e = fx_sample(0, 3, 1000000, 0, 0, 0, 0);	/* quiet period */
+	osn_stats_add_sample(&st, &e);
+	e = fx_thr(0, 4, 0, 99, 0);			/* ignored */
+	osn_stats_add_sample(&st, &e);
+
+	CHECK_EQ(st.periods, 3);
+	CHECK_EQ(st.runtime, 3000000);
+	CHECK_EQ(st.noise, 4000);
+	CHECK_EQ(st.max_noise, 3000);
+	CHECK_EQ(st.max_single, 2000);
+	CHECK_EQ(st.min_single, 5);	/* the empty period does not count */
+	CHECK_EQ(st.samples, 5);
+	CHECK_EQ(st.count[OSN_C_IRQ], 4);
+	CHECK_EQ(st.time[OSN_C_IRQ], 700);
+	CHECK_EQ(st.time[OSN_C_THREAD], 3000);
+	/* (3000000 - 4000) / 3000000 = 99.86666...% */
+	CHECK_EQ(osn_stats_avail_e5(&st), 9986666);
+
+	osn_stats_merge(&all, &st);
+	e = fx_sample(1, 5, 1000000, 50, 50, 2, 1);
+	osn_stats_add_sample(&st, &e);		/* now st has min 2 */
+	osn_stats_merge(&all, &st);
+	CHECK_EQ(all.periods, 7);
+	CHECK_EQ(all.min_single, 2);
+	CHECK_EQ(all.max_single, 2000);
+}
+
+TEST(avail_edges)
+{
+	struct osn_cpu_stats st = { 0 };
+
+	CHECK_EQ(osn_stats_avail_e5(&st), 10000000);	/* no data: 100% */
+	st.runtime = 1000;
+	st.noise = 5000;				/* noise > runtime */
+	CHECK_EQ(osn_stats_avail_e5(&st), 0);
+	st.runtime = 86400ULL * 1000000000ULL * 365;	/* a year: no overflow */
+	st.noise = st.runtime / 2;
+	CHECK_EQ(osn_stats_avail_e5(&st), 5000000);
+}
+
+static const char *khist_text =
+	"# event histogram\n"
+	"#\n"
+	"# trigger info: hist:keys=cpu,duration.buckets=1000:vals=hitcount,duration:sort=hitcount:size=2048 [active]\n"
+	"#\n"
+	"\n"
+	"{ cpu:          1, duration: ~ 2000-2999 } hitcount:          1  duration:       2500\n"
+	"{ cpu:          0, duration: ~ 0-999 } hitcount:          5  duration:       3000\n"
+	"{ cpu:          0, duration: ~ 1000-1999 } hitcount:          3  duration:       4500\n"
+	"{ cpu:          1, duration: ~ 300000-300999 } hitcount:          2  duration:     600100\n"
+	"\n"
+	"Totals:\n"
+	"    Hits: 11\n"
+	"    Entries: 4\n"
+	"    Dropped: 0\n";
+
+TEST(khist_parse)
+{
+	struct osn_khist kh;
+	const struct osn_khist_cpu *c;
+	char err[256];
+
+	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh, err, sizeof(err)), 0);
+	CHECK(kh.have_sum);
+	CHECK_EQ(kh.hits, 11);
+	CHECK_EQ(kh.entries, 4);
+	CHECK_EQ(kh.dropped, 0);
+	CHECK_EQ(kh.ncpus, 2);
+	c = osn_khist_find(&kh, 0);
+	CHECK(c && c->n == 2);
+	if (c && c->n == 2) {
+		CHECK_EQ(c->b[0].lo, 0);	/* sorted */
+		CHECK_EQ(c->b[0].count, 5);
+		CHECK_EQ(c->b[1].lo, 1000);
+		CHECK_EQ(c->b[1].sum, 4500);
+	}
+	c = osn_khist_find(&kh, 1);
+	CHECK(c && c->n == 2 && c->b[1].lo == 300000);
+	CHECK(!osn_khist_find(&kh, 2));
+	osn_khist_free(&kh);
+}
+
+TEST(khist_parse_variants)
+{
+	struct osn_khist kh;
+	char err[256];
+	/* keys in the other order, common_cpu, no sums, 6.x-style spacing */
+	const char *t =
+		"{ duration: ~ 5000-9999, common_cpu:          3 } hitcount:          7\n"
+		"{ duration: ~ 0-4999, common_cpu:          3 } hitcount:          1\n"
+		"Totals:\n    Hits: 8\n    Entries: 2\n    Dropped: 4\n";
+
+	CHECK_EQ(osn_khist_parse(t, 5000, &kh, err, sizeof(err)), 0);
+	CHECK(!kh.have_sum);
+	CHECK_EQ(kh.dropped, 4);
+	CHECK(kh.ncpus == 1 && kh.cpus[0].cpu == 3 && kh.cpus[0].n == 2);
+	CHECK_EQ(kh.cpus[0].b[0].lo, 0);
+	CHECK_EQ(kh.cpus[0].b[1].count, 7);
+	osn_khist_free(&kh);
+
+	/* empty histogram */
+	CHECK_EQ(osn_khist_parse("# event histogram\n\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n",
+				 1000, &kh, err, sizeof(err)), 0);
+	CHECK_EQ(kh.ncpus, 0);
+	osn_khist_free(&kh);
+
+	/* junk */
+	CHECK_EQ(osn_khist_parse("{ pid: 12 } hitcount: 3\n", 1000, &kh, err,
+				 sizeof(err)), -1);
+	CHECK_HAS(err, "line 1");
+	CHECK_EQ(osn_khist_parse("{ cpu: 1, duration: ~ 0-999 }\n", 1000, &kh,
+				 err, sizeof(err)), -1);
+	CHECK_EQ(osn_khist_parse(NULL, 1000, &kh, err, sizeof(err)), -1);
+}
+
+TEST(percentiles)
+{
+	struct osn_kbucket b[] = {
+		{ 0, 90, 0 }, { 1000, 9, 0 }, { 2000, 1, 0 },
+	};
+
+	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 500), 1000);
+	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 900), 1000);	/* rank 90 */
+	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 990), 2000);	/* rank 99 */
+	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 999), 3000);	/* rank 100 */
+	CHECK_EQ(osn_bucket_percentile(b, 0, 1000, 500), 0);	/* empty */
+	{
+		struct osn_kbucket one[] = { { 7000, 1, 0 } };
+
+		CHECK_EQ(osn_bucket_percentile(one, 1, 1000, 500), 8000);
+	}
+}
+
+TEST(hist_build_exact)
+{
+	struct osn_khist kh;
+	struct osn_hist h;
+	struct osn_exact x[2] = { 0 };
+	int cpus[] = { 0, 1 };
+	char err[256];
+	struct osn_event e;
+
+	e = fx_sample(0, 1, 1000000, 7500, 1800, 200, 8);
+	osn_exact_add_sample(&x[0], &e);
+	e = fx_sample(1, 1, 1000000, 300000, 300700, 2500, 3);
+	osn_exact_add_sample(&x[1], &e);
+
+	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh, err, sizeof(err)), 0);
+	CHECK_EQ(osn_hist_build(&h, &kh, 256, cpus, 2, x), 0);
+	CHECK_EQ(h.ncpus, 2);
+	/* cpu 0 */
+	CHECK_EQ(h.cpus[0].rows[0], 5);
+	CHECK_EQ(h.cpus[0].rows[1], 3);
+	CHECK_EQ(h.cpus[0].over, 0);
+	CHECK_EQ(h.cpus[0].count, 8);
+	CHECK_EQ(h.cpus[0].min, 200);
+	CHECK(h.cpus[0].min_exact);
+	CHECK_EQ(h.cpus[0].max, 1800);
+	CHECK(h.cpus[0].max_exact);
+	CHECK_EQ(h.cpus[0].avg, 938);		/* 7500 / 8, exact sum */
+	CHECK(h.cpus[0].avg_exact);
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1000);
+	CHECK_EQ(h.cpus[0].pct[OSN_P90], 1800);	/* 2000 capped to max */
+	/* cpu 1: one sample in bucket 2, two past the 256 entries */
+	CHECK_EQ(h.cpus[1].rows[2], 1);
+	CHECK_EQ(h.cpus[1].over, 2);
+	CHECK_EQ(h.cpus[1].count, 3);
+	CHECK_EQ(h.cpus[1].min, 2500);		/* lone sample: its sum */
+	CHECK(h.cpus[1].min_exact);
+	CHECK_EQ(h.cpus[1].max, 300700);
+	CHECK(h.cpus[1].max_exact);
+	CHECK_EQ(h.cpus[1].avg, 200867);	/* 602600 / 3 */
+	CHECK_EQ(h.cpus[1].pct[OSN_P50], 300700);
+	CHECK_EQ(h.cpus[1].pct[OSN_P999], 300700);
+	osn_hist_free(&h);
+
+	/* smaller entries: more in over */
+	CHECK_EQ(osn_hist_build(&h, &kh, 1, cpus, 2, x), 0);
+	CHECK_EQ(h.cpus[0].rows[0], 5);
+	CHECK_EQ(h.cpus[0].over, 3);
+	osn_hist_free(&h);
+	osn_khist_free(&kh);
+}
+
+TEST(hist_build_inexact)
+{
+	struct osn_khist kh = { .bucket_ns = 1000 };
+	struct osn_hist h;
+	struct osn_exact x = { 0 };
+	int cpu = 4;
+	struct osn_exact xs[5] = { 0 };
+
+	/* no sums; extremes outside the hist's buckets (edge periods) */
+	osn_khist_add(&kh, 4, 3000, 10, 0);
+	osn_khist_add(&kh, 4, 9000, 2, 0);
+	x.samples = 12;
+	x.noise = 12 * 5000;
+	x.min = 1500;			/* below bucket 3000: clamped */
+	x.max = 12000;			/* above bucket 9000: clamped */
+	xs[4] = x;
+	CHECK_EQ(osn_hist_build(&h, &kh, 256, &cpu, 1, xs), 0);
+	CHECK_EQ(h.cpus[0].min, 3000);
+	CHECK(!h.cpus[0].min_exact);
+	CHECK_EQ(h.cpus[0].max, 9999);
+	CHECK(!h.cpus[0].max_exact);
+	CHECK_EQ(h.cpus[0].avg, 5000);
+	CHECK(h.cpus[0].avg_exact);	/* same number of samples */
+	osn_hist_free(&h);
+
+	/* no exact values at all: bucket floors/ceilings, midpoint average */
+	CHECK_EQ(osn_hist_build(&h, &kh, 256, &cpu, 1, NULL), 0);
+	CHECK_EQ(h.cpus[0].min, 3000);
+	CHECK_EQ(h.cpus[0].max, 9999);
+	CHECK_EQ(h.cpus[0].avg, (10 * 3500 + 2 * 9500) / 12);
+	CHECK(!h.cpus[0].avg_exact);
+	osn_hist_free(&h);
+
+	/* a CPU without samples */
+	cpu = 2;
+	CHECK_EQ(osn_hist_build(&h, &kh, 256, &cpu, 1, xs), 0);
+	CHECK_EQ(h.cpus[0].count, 0);
+	osn_hist_free(&h);
+	osn_khist_free(&kh);
+}
+
+TEST(exact_samples)
+{
+	struct osn_exact x = { 0 };
+	struct osn_event e;
+
+	e = fx_sample(0, 1, 1000, 0, 0, 0, 0);
+	osn_exact_add_sample(&x, &e);
+	CHECK_EQ(x.samples, 0);
+	e = fx_sample(0, 2, 1000, 30, 20, 10, 2);
+	osn_exact_add_sample(&x, &e);
+	e = fx_sample(0, 3, 1000, 9, 9, 9, 1);
+	osn_exact_add_sample(&x, &e);
+	CHECK_EQ(x.samples, 3);
+	CHECK_EQ(x.noise, 39);
+	CHECK_EQ(x.min, 9);
+	CHECK_EQ(x.max, 20);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(top_stats);
+	RUN(avail_edges);
+	RUN(khist_parse);
+	RUN(khist_parse_variants);
+	RUN(percentiles);
+	RUN(hist_build_exact);
+	RUN(hist_build_inexact);
+	RUN(exact_samples);
+	return h_done(argv[0]);
+}

@@ -1,0 +1,198 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the osn test guest (busybox ash, PID 1).  Packed by
+# tests/vm/run-kernel.sh together with /osn/config, /osn/tests (the tests/
+# tree), /osn/ko (modules) and /osn/bin (host binaries + their libraries).
+#
+# Runs tests/guest/<area>/NN-*.sh (and tests/guest-long/ when OSN_LONG=1)
+# and prints the result protocol of tests/README.md on the console:
+#   OSN-TEST-BEGIN <name> timeout=<N>s
+#       <test output, indented by 4 spaces>
+#   OSN-TEST-NOTE: <name> <why it did not pass>        (FAIL/SKIP only)
+#   OSN-TEST: PASS|FAIL|SKIP <name> <seconds>s
+#   ...
+#   OSN-TAINT: <kernel.tainted>
+#   OSN-DMESG-BEGIN / dmesg / OSN-DMESG-END
+#   OSN-GUEST-DONE
+# then powers the machine off.
+
+export PATH=/osn/bin:/bin:/sbin:/usr/bin:/usr/sbin
+export HOME=/root TERM=dumb LANG=C LC_ALL=C
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm /tmp /run /root
+mount -t devpts devpts /dev/pts 2>/dev/null
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+grep -q ' /sys/kernel/tracing ' /proc/mounts ||
+	mount -t tracefs tracefs /sys/kernel/tracing
+ln -sf /proc/self/fd /dev/fd 2>/dev/null
+ln -sf /proc/mounts /etc/mtab 2>/dev/null
+
+# Only emergencies go straight to the console (a WARN printed in the middle
+# of a protocol line would garble it); the whole log is dumped at the end.
+echo 1 >/proc/sys/kernel/printk
+echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+echo 0 >/proc/sys/kernel/panic_on_warn 2>/dev/null
+hostname osn-guest
+
+OSN_KVER=unknown
+OSN_FILTER=
+OSN_LONG=0
+OSN_DEFAULT_TIMEOUT=120
+# shellcheck disable=SC1091
+. /osn/config
+
+OSN_RT=0
+if [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] ||
+   uname -v | grep -q PREEMPT_RT; then
+	OSN_RT=1
+fi
+export OSN_TESTS=/osn/tests OSN_BIN=/osn/bin OSN_KO=/osn/ko
+export OSN_KVER OSN_RT
+
+uptime_cs() {
+	IFS=. read -r s cs _ </proc/uptime
+	echo "$s${cs%% *}"
+}
+
+secs() {	# centiseconds -> "1.23"
+	printf '%d.%02d' $(($1 / 100)) $(($1 % 100))
+}
+
+alive() {	# pid exists and is not a zombie
+	[ -e "/proc/$1/stat" ] || return 1
+	read -r _ _ st _ <"/proc/$1/stat" 2>/dev/null || return 1
+	[ "$st" != Z ]
+}
+
+selected() {	# does "$1" (path under tests/) match OSN_FILTER?
+	[ -z "$OSN_FILTER" ] && return 0
+	for f in $OSN_FILTER; do
+		case "$1" in *"$f"*) return 0 ;; esac
+	done
+	return 1
+}
+
+npass=0 nfail=0 nskip=0
+
+run_test() {	# $1: script, $2: reported name
+	t=$1 name=$2
+	limit=$(head -n 5 "$t" |
+		sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' |
+		head -n 1)
+	[ -n "$limit" ] || limit=$OSN_DEFAULT_TIMEOUT
+	echo "OSN-TEST-BEGIN $name timeout=${limit}s"
+
+	rm -rf /tmp/osn-test /tmp/osn-out /tmp/osn-last
+	mkdir -p /tmp/osn-test
+	mkfifo /tmp/osn-out
+	awk '{ print "    " $0; fflush(); last = $0 }
+	     END { print last > "/tmp/osn-last" }' </tmp/osn-out &
+	reader=$!
+
+	start=$(uptime_cs)
+	# setsid: the test leads its own process group, so it and everything
+	# it started can be killed at once.
+	(cd /tmp/osn-test && exec setsid sh "$t") </dev/null >/tmp/osn-out 2>&1 &
+	pid=$!
+	timedout=0
+	while alive $pid; do
+		if [ $(($(uptime_cs) - start)) -ge $((limit * 100)) ]; then
+			timedout=1
+			break
+		fi
+		sleep 0.1
+	done
+	if [ $timedout = 1 ]; then
+		kill -TERM -$pid 2>/dev/null
+		sleep 1
+		kill -KILL -$pid 2>/dev/null
+		n=0
+		while alive $pid && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
+		alive $pid || wait $pid 2>/dev/null
+		rc=124
+	else
+		wait $pid
+		rc=$?
+	fi
+	# Leftovers of the test (background jobs it forgot).
+	kill -KILL -$pid 2>/dev/null
+	end=$(uptime_cs)
+	n=0
+	while alive $reader && [ $n -lt 30 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	alive $reader && kill -KILL $reader 2>/dev/null
+	wait $reader 2>/dev/null
+	last=$(cat /tmp/osn-last 2>/dev/null)
+
+	if [ $timedout = 1 ]; then
+		echo "OSN-TEST-NOTE: $name timed out after ${limit}s"
+		res=FAIL
+	elif [ $rc = 0 ]; then
+		res=PASS
+	elif [ $rc = 77 ]; then
+		echo "OSN-TEST-NOTE: $name skipped: $last"
+		res=SKIP
+	else
+		echo "OSN-TEST-NOTE: $name exit status $rc"
+		res=FAIL
+	fi
+	case $res in
+	PASS) npass=$((npass + 1)) ;;
+	FAIL) nfail=$((nfail + 1)) ;;
+	SKIP) nskip=$((nskip + 1)) ;;
+	esac
+	echo "OSN-TEST: $res $name $(secs $((end - start)))s"
+}
+
+tests=
+for t in /osn/tests/guest/*/[0-9]*.sh; do
+	[ -f "$t" ] || continue
+	p=${t#/osn/tests/}
+	selected "$p" && tests="$tests $t"
+done
+if [ "$OSN_LONG" = 1 ]; then
+	for t in /osn/tests/guest-long/[0-9]*.sh /osn/tests/guest-long/*/[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		p=${t#/osn/tests/}
+		selected "$p" && tests="$tests $t"
+	done
+fi
+
+ntests=0
+for t in $tests; do ntests=$((ntests + 1)); done
+echo "OSN-GUEST: kernel=$(uname -r) kver=$OSN_KVER rt=$OSN_RT cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) tests=$ntests filter='$OSN_FILTER'"
+echo "osn-guest: running $ntests tests" >/dev/kmsg
+
+for t in $tests; do
+	p=${t#/osn/tests/}
+	case $p in
+	guest/*)	name=${p#guest/} ;;
+	guest-long/*)	name=long/${p#guest-long/} ;;
+	*)		name=$p ;;
+	esac
+	run_test "$t" "${name%.sh}"
+done
+
+echo "OSN-SUMMARY: $npass passed, $nfail failed, $nskip skipped"
+echo "OSN-TAINT: $(cat /proc/sys/kernel/tainted)"
+echo "OSN-DMESG-BEGIN"
+dmesg
+echo "OSN-DMESG-END"
+echo "OSN-GUEST-DONE"
+sync
+poweroff -f
+# Not reached; if poweroff fails, panic=-1 + -no-reboot ends QEMU.
+echo o >/proc/sysrq-trigger
+sleep 10

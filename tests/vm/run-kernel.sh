@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-kernel.sh [--long] KERNEL [FILTER...] - run the guest suite on one
+# Debian kernel of the matrix (6.1 6.12 6.1-rt 6.12-rt) under QEMU TCG.
+#
+#   tests/vm/run-kernel.sh 6.1                         every tests/guest/*/NN-*.sh
+#   tests/vm/run-kernel.sh 6.1 engine/                 only tests whose path has "engine/"
+#   tests/vm/run-kernel.sh 6.1-rt engine/10-foo.sh injector/
+#
+# Steps: fetch the kernel's vmlinuz (fetch-kernel.sh), build kernel/osn.ko
+# and tests/injector/osn_inject.ko against its headers in
+# build/vm/<kernel>/src/, build tools/osn (make -C tools), pack an
+# initramfs (busybox, /init = guest-init.sh, modules, host binaries with
+# their libraries, tests/ at /osn/tests), boot it and parse the console
+# log (parse-log.sh).  Logs: build/vm/<kernel>/{console.log,build-*.log}.
+#
+# Environment:
+#   OSN_TESTS_FILTER  space-separated substrings of test paths (as FILTER)
+#   OSN_VM_SMP        vCPUs (2)             OSN_VM_MEM   MiB of RAM (1024)
+#   OSN_VM_TIMEOUT    host-side limit in s (default: sum of the tests'
+#                     limits + 180)
+#   OSN_VM_APPEND     extra kernel command line
+#   OSN_VM_VERBOSE=1  show the whole console while it runs
+#   OSN_VM_NO_TOOLS=1 do not (re)build tools/ (run-matrix builds it once)
+#   OSN_VM_BINS       extra host binaries to copy into the guest
+#   OSN_VM_PVH=0      boot bzImage instead of the extracted vmlinux
+# Exit status: 0 all passed, 1 something failed, 2 setup error.
+# Last line: OSN-RESULT <kernel> pass=N fail=N skip=N time=Ns status=ok|FAIL
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+long=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--long) long=1; shift ;;
+	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || die "usage: run-kernel.sh [--long] KERNEL [FILTER...]"
+K=$1
+shift
+check_kernel_name "$K"
+filter="${OSN_TESTS_FILTER:-} $*"
+filter=$(echo $filter)
+smp=${OSN_VM_SMP:-2}
+mem=${OSN_VM_MEM:-1024}
+t0=$(now_s)
+
+"$OSN_ROOT/tests/vm/fetch-kernel.sh" "$K" 2>&1 | sed 's/^/  /' >&2
+kdir=$OSN_KCACHE/$K
+kver=$(cat "$kdir/kver")
+hdr=/usr/src/linux-headers-$kver
+[ -e "$hdr/Makefile" ] || hdr=/lib/modules/$kver/build
+[ -e "$hdr/Makefile" ] ||
+	die "$K: no headers for $kver (run: sudo tests/install-deps.sh --kernels $K)"
+
+# One bench per kernel directory; a concurrent run of the same kernel (other
+# developer, same tree) gets its own directory instead of waiting.
+mkdir -p "$OSN_BUILD/vm"
+work=$OSN_BUILD/vm/$K
+exec 8>"$OSN_BUILD/vm/.lock-$K"
+if ! flock -n 8; then
+	work=$OSN_BUILD/vm/$K.run$$
+	note "$K: build/vm/$K is in use by another run: using $work"
+	exec 8>"$work.lock"
+	flock -n 8
+	trap 'rm -rf "$work/src" "$work/root" "$work/initramfs.cpio" "$work.lock"' EXIT
+fi
+mkdir -p "$work"
+results=$work/host-results
+: >"$results"
+host_fail() {	# name why
+	echo "OSN-TEST-NOTE: $1 $2" >>"$results"
+	echo "OSN-TEST: FAIL $1 0s" >>"$results"
+}
+
+# ---- modules -------------------------------------------------------------
+src=$work/src
+# Copy the sources (never build artefacts: someone may have built in the
+# tree for another kernel) over the previous copy, keeping mtimes, so Kbuild
+# only rebuilds what changed; drop files deleted since.
+is_src() {	# find(1) predicate: not a build artefact
+	find "$@" -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod' \
+		! -name '*.mod.c' ! -name '.*' ! -name modules.order \
+		! -name Module.symvers ! -name '*.a' ! -path '*/.tmp*'
+}
+sync_src() {	# from to
+	[ -d "$1" ] || { rm -rf "$2"; return 0; }
+	mkdir -p "$2"
+	(cd "$1" && is_src . -print0 | tar -c --null -T -) | tar -x -C "$2"
+	(cd "$2" && is_src .) |
+		while IFS= read -r f; do [ -e "$1/$f" ] || rm -f "$2/$f"; done
+}
+sync_src "$OSN_ROOT/include" "$src/include"
+sync_src "$OSN_ROOT/kernel" "$src/kernel"
+sync_src "$OSN_ROOT/tests/injector" "$src/tests/injector"
+
+ko=$work/ko
+rm -rf "$ko"
+mkdir -p "$ko"
+build_mod() {	# dir name.ko label
+	local d=$1 m=$2 log=$work/build-${2%.ko}.log
+	if ! ls "$d"/*.c >/dev/null 2>&1 ||
+	   { [ ! -e "$d/Kbuild" ] && [ ! -e "$d/Makefile" ]; }; then
+		note "$K: $m: no sources yet, skipped"
+		return 0
+	fi
+	rm -f "$d/$m"
+	if make -C "$hdr" M="$d" W=1 -j"$(nproc)" modules >"$log" 2>&1 &&
+	   [ -e "$d/$m" ]; then
+		cp "$d/$m" "$ko/"
+		local w
+		w=$(grep -c 'warning:' "$log" || true)
+		if [ "$w" = 0 ]; then
+			note "$K: built $m"
+		else
+			note "$K: built $m with $w warnings (W=1, see $log)"
+		fi
+	else
+		note "$K: building $m FAILED ($log):"
+		grep -E 'error|Error|\*\*\*' "$log" | head -n 20 | sed 's/^/    /' >&2
+		host_fail "build/$m" "does not build against $kver (see $log)"
+	fi
+}
+build_mod "$src/kernel" osn.ko
+build_mod "$src/tests/injector" osn_inject.ko
+
+# ---- CLI -----------------------------------------------------------------
+if [ -e "$OSN_ROOT/tools/Makefile" ] && [ "${OSN_VM_NO_TOOLS:-0}" != 1 ]; then
+	if make -C "$OSN_ROOT/tools" -j"$(nproc)" >"$work/build-tools.log" 2>&1; then
+		note "$K: built tools/osn"
+	else
+		note "$K: make -C tools FAILED ($work/build-tools.log):"
+		grep -E 'error|Error' "$work/build-tools.log" | head -n 20 | sed 's/^/    /' >&2
+		host_fail "build/tools" "make -C tools failed (see $work/build-tools.log)"
+	fi
+fi
+
+# ---- initramfs -----------------------------------------------------------
+root=$work/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,osn/bin,osn/ko}
+bb=$(command -v busybox) || die "busybox-static is not installed"
+cp "$bb" "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list-full); do
+	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+done
+cp "$OSN_ROOT/tests/vm/guest-init.sh" "$root/init"
+chmod 755 "$root/init"
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+cp -a "$ko/." "$root/osn/ko/"
+
+copy_bin() {	# copy a host binary and its shared libraries (ldd)
+	local b=$1 l
+	[ -n "$b" ] && [ -x "$b" ] || return 1
+	cp -L "$b" "$root/osn/bin/"
+	for l in $(ldd "$b" 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
+		[ -e "$root$l" ] && continue
+		mkdir -p "$root$(dirname "$l")"
+		cp -L "$l" "$root$l"
+	done
+}
+copied=
+[ -x "$OSN_ROOT/tools/osn" ] && copy_bin "$OSN_ROOT/tools/osn" && copied="$copied osn"
+for b in jq rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
+	p=$(command -v "$b" 2>/dev/null) || continue
+	copy_bin "$p" && copied="$copied $b"
+done
+# The dynamic loader at the path binaries ask for (/lib64 is a symlink).
+if [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
+	mkdir -p "$root/lib64"
+	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
+fi
+mkdir -p "$root/osn/tests"
+(cd "$OSN_ROOT/tests" && tar -c --exclude='*.o' --exclude='*.ko' --exclude='obj' \
+	--exclude='.*.cmd' --exclude='*.mod*' . ) | tar -x -C "$root/osn/tests"
+
+# Host-side time limit: the tests' own limits + boot/shutdown.
+tlimit=0
+ntests=0
+sel() {
+	[ -z "$filter" ] && return 0
+	local f
+	for f in $filter; do case "$1" in *"$f"*) return 0 ;; esac; done
+	return 1
+}
+dirs="guest/*/[0-9]*.sh"
+[ $long = 1 ] && dirs="$dirs guest-long/[0-9]*.sh guest-long/*/[0-9]*.sh"
+for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
+	sel "$t" || continue
+	l=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
+	tlimit=$((tlimit + ${l:-120} + 2))
+	ntests=$((ntests + 1))
+done
+timeout_s=${OSN_VM_TIMEOUT:-$((tlimit + 180))}
+
+cat >"$root/osn/config" <<EOC
+OSN_KVER='$K'
+OSN_FILTER='$filter'
+OSN_LONG=$long
+OSN_DEFAULT_TIMEOUT=120
+EOC
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+note "$K: initramfs $(du -m "$work/initramfs.cpio" | cut -f1) MB, bins:${copied:- none}, modules: $(cd "$ko" && echo *.ko | sed 's/\*\.ko/none/')"
+
+# ---- boot ----------------------------------------------------------------
+append="console=ttyS0 panic=-1 oops=panic quiet loglevel=4 tsc=reliable ${OSN_VM_APPEND:-}"
+note "$K: booting $kver, $smp vCPUs, $ntests tests, limit ${timeout_s}s"
+log=$work/console.log
+kimg=$kdir/vmlinuz
+[ -s "$kdir/vmlinux" ] && [ "${OSN_VM_PVH:-1}" = 1 ] && kimg=$kdir/vmlinux
+tb=$(now_s)
+set +e
+timeout -k 10 "$timeout_s" \
+	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" \
+	-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$append" \
+	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
+	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
+	if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat; else
+		grep --line-buffered -E '^OSN-(TEST:|TEST-NOTE:|GUEST:)|Kernel panic|^\[ *[0-9.]+\] (BUG|Oops|WARNING)' |
+			sed -u "s/^/  [$K] /"
+	fi
+qrc=${PIPESTATUS[0]}
+set -e
+tboot=$(($(now_s) - tb))
+[ "$qrc" = 124 ] && host_fail "vm/timeout" "QEMU killed after ${timeout_s}s"
+
+set +e
+"$OSN_ROOT/tests/vm/parse-log.sh" --kernel "$K" --extra "$results" \
+	--result "$work/result" "$log"
+prc=$?
+set -e
+total=$(($(now_s) - t0))
+res=$(tail -n 1 "$work/result" 2>/dev/null || true)
+echo "OSN-RESULT $K $res time=${total}s boot+tests=${tboot}s"
+exit $prc

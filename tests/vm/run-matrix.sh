@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-matrix.sh [--long] [--result FILE] [KERNEL...] - the guest suite on
+# every kernel of the matrix (default: 6.1 6.12 6.1-rt 6.12-rt), one after
+# the other (each VM gets the machine's cores).  Filters, vCPUs, timeouts:
+# see run-kernel.sh (OSN_TESTS_FILTER, OSN_VM_SMP, OSN_VM_TIMEOUT, ...).
+# Prints a per-kernel summary with wall times and ends with
+# "N passed, N failed, N skipped"; --result FILE gets
+# "pass=N fail=N skip=N".  Exit status 0 only if every kernel passed.
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+long=()
+result=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--long) long=(--long); shift ;;
+	--result) result=$2; shift 2 ;;
+	-h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
+for k in "$@"; do check_kernel_name "$k"; done
+
+mkdir -p "$OSN_BUILD/vm"
+t0=$(now_s)
+tp=0 tf=0 ts=0
+rows=()
+
+# The CLI is the same host binary for every kernel: build it once.
+if [ -e "$OSN_ROOT/tools/Makefile" ]; then
+	if make -C "$OSN_ROOT/tools" -j"$(nproc)" >"$OSN_BUILD/vm/build-tools.log" 2>&1; then
+		note "built tools/osn"
+	else
+		note "make -C tools FAILED (build/vm/build-tools.log):"
+		grep -E 'error|Error|\*\*\*' "$OSN_BUILD/vm/build-tools.log" | head -n 20 | sed 's/^/    /' >&2
+		tf=$((tf + 1))
+		rows+=("$(printf '%-8s %6s %6s %6s %7s  %s' tools - 1 - - 'FAIL (make -C tools)')")
+	fi
+fi
+export OSN_VM_NO_TOOLS=1
+
+for k in "$@"; do
+	echo "==== $k ===="
+	"$OSN_ROOT/tests/vm/run-kernel.sh" "${long[@]}" "$k" 2>&1 | tee "$OSN_BUILD/vm/$k.out"
+	line=$(grep '^OSN-RESULT ' "$OSN_BUILD/vm/$k.out" | tail -n 1)
+	if [ -z "$line" ]; then
+		# run-kernel.sh could not even start (setup error).
+		tf=$((tf + 1))
+		rows+=("$(printf '%-8s %6s %6s %6s %7s  %s' "$k" - 1 - - 'FAIL (setup, see above)')")
+		continue
+	fi
+	p=$(echo "$line" | sed -n 's/.* pass=\([0-9]*\).*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')
+	s=$(echo "$line" | sed -n 's/.* skip=\([0-9]*\).*/\1/p')
+	st=$(echo "$line" | sed -n 's/.* status=\([A-Za-z]*\).*/\1/p')
+	tm=$(echo "$line" | sed -n 's/.* time=\([0-9]*s\).*/\1/p')
+	tp=$((tp + ${p:-0}))
+	tf=$((tf + ${f:-1}))
+	ts=$((ts + ${s:-0}))
+	rows+=("$(printf '%-8s %6s %6s %6s %7s  %s' "$k" "$p" "$f" "$s" "$tm" "$st")")
+done
+
+echo
+echo "==== VM matrix summary ($(($(now_s) - t0))s) ===="
+printf '%-8s %6s %6s %6s %7s  %s\n' kernel passed failed skipped time status
+for r in "${rows[@]}"; do echo "$r"; done
+[ -n "$result" ] && echo "pass=$tp fail=$tf skip=$ts" >"$result"
+echo "$tp passed, $tf failed, $ts skipped"
+[ "$tf" = 0 ]

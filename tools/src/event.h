@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * event.h - the osn trace events as plain C structs.  trace.c decodes the
+ * ring buffer records (libtraceevent) into these; everything after that
+ * (statistics, explanations) is pure code that the unit tests feed with
+ * hand-made events.
+ */
+#ifndef OSN_EVENT_H
+#define OSN_EVENT_H
+
+#include <stdint.h>
+
+enum osn_ev_type {
+	OSN_E_SAMPLE,		/* osn:sample, one per CPU per period */
+	OSN_E_THRESHOLD,	/* osn:sample_threshold */
+	OSN_E_IRQ,		/* osn:irq_noise */
+	OSN_E_SOFTIRQ,		/* osn:softirq_noise */
+	OSN_E_THREAD,		/* osn:thread_noise */
+	OSN_E_NMI,		/* osn:nmi_noise */
+	OSN_E_STOP,		/* osn:stop */
+	OSN_E_NR
+};
+
+/* Interference classes, in rtla's column order. */
+enum osn_class {
+	OSN_C_HW,
+	OSN_C_NMI,
+	OSN_C_IRQ,
+	OSN_C_SOFTIRQ,
+	OSN_C_THREAD,
+	OSN_NR_CLASSES
+};
+
+#define OSN_NAME_LEN	32
+
+struct osn_event {
+	enum osn_ev_type type;
+	int cpu;
+	uint64_t ts;			/* ring-buffer timestamp (ns) */
+	union {
+		struct {		/* OSN_E_SAMPLE (all ns) */
+			uint64_t runtime, noise, max_sample, min_sample;
+			uint64_t samples;
+			uint64_t count[OSN_NR_CLASSES];
+			uint64_t time[OSN_NR_CLASSES];
+		} s;
+		struct {		/* OSN_E_THRESHOLD */
+			uint64_t start, duration, interference;
+		} thr;
+		struct {		/* OSN_E_IRQ/SOFTIRQ/THREAD/NMI */
+			uint64_t start, duration;
+			int id;		/* irq vector, softirq vector, pid */
+			char name[OSN_NAME_LEN];	/* irq desc, comm */
+		} noise;
+		struct {		/* OSN_E_STOP */
+			int reason;	/* OSN_STOP_* */
+			uint64_t value, threshold;	/* ns */
+		} stop;
+	};
+};
+
+/* Interference class of a noise event, -1 for the others. */
+static inline int osn_event_class(enum osn_ev_type t)
+{
+	switch (t) {
+	case OSN_E_IRQ:
+		return OSN_C_IRQ;
+	case OSN_E_SOFTIRQ:
+		return OSN_C_SOFTIRQ;
+	case OSN_E_THREAD:
+		return OSN_C_THREAD;
+	case OSN_E_NMI:
+		return OSN_C_NMI;
+	default:
+		return -1;
+	}
+}
+
+extern const char * const osn_class_names[OSN_NR_CLASSES];	/* "hw", ... */
+extern const char * const osn_class_titles[OSN_NR_CLASSES];	/* "HW", ... */
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hist.c - osn hist: per-CPU histogram of the noise samples.
+ *
+ * The histogram is aggregated in the kernel by a hist trigger on
+ * osn:sample_threshold in the tool's instance
+ *     hist:keys=cpu,duration.buckets=B:vals=hitcount,duration
+ * (B = bucket size in ns), so the tool reads one small table at the end
+ * whatever the number of samples.  The duration value sums give the exact
+ * average; the osn:sample events (one per CPU per period) give the exact
+ * min and max (min_sample, max_sample).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "osn/osn_abi.h"
+#include "osn.h"
+#include "tool.h"
+
+struct hist {
+	struct osn_exact *exact;	/* indexed by cpu */
+	char trigger[256];
+	bool trigger_set;
+	struct osn_hist h;
+	bool have_h;
+};
+
+static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
+{
+	struct hist *h = t->priv;
+
+	if (h && ev->type == OSN_E_SAMPLE)
+		osn_exact_add_sample(&h->exact[ev->cpu], ev);
+}
+
+static unsigned map_size(const struct osn_tool *t)
+{
+	uint64_t want = (uint64_t)t->ncpus * (t->p->entries + 64) * 2;
+	unsigned size = 2048;
+
+	while (size < want && size < 131072)
+		size *= 2;
+	return size;
+}
+
+static int hist_alloc(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct hist *h;
+
+	if (t->priv)
+		return 0;
+	h = calloc(1, sizeof(*h));
+	if (h)
+		h->exact = calloc(t->nr_cpus, sizeof(*h->exact));
+	if (!h || !h->exact) {
+		free(h);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->priv = h;
+	return 0;
+}
+
+static int hist_start(struct osn_tool *t, char *err, size_t errlen)
+{
+	unsigned long long bns = t->p->bucket_us * 1000;
+	unsigned size = map_size(t);
+	char e2[1024];
+	struct hist *h;
+
+	if (hist_alloc(t, err, errlen))
+		return -1;
+	h = t->priv;
+	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
+				       OSN_EV_SAMPLE_THRESHOLD, "hist")) {
+		snprintf(err, errlen,
+			 "this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): osn hist needs them; use osn top");
+		return -1;
+	}
+	/* with exact sums first; without them if the kernel refuses */
+	snprintf(h->trigger, sizeof(h->trigger),
+		 "hist:keys=cpu,%s.buckets=%llu:vals=hitcount,%s:size=%u",
+		 OSN_F_DURATION, bns, OSN_F_DURATION, size);
+	if (!osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
+			       OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug,
+			       err, errlen)) {
+		h->trigger_set = true;
+		return 0;
+	}
+	snprintf(h->trigger, sizeof(h->trigger),
+		 "hist:keys=cpu,%s.buckets=%llu:size=%u", OSN_F_DURATION, bns,
+		 size);
+	if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
+			      OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug,
+			      e2, sizeof(e2)))
+		return -1;	/* keep the first error */
+	h->trigger_set = true;
+	return 0;
+}
+
+static int hist_finish(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct hist *h = t->priv;
+	struct osn_khist kh;
+	char *text;
+
+	if (!h || !h->trigger_set)
+		return 0;
+	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
+				       OSN_EV_SAMPLE_THRESHOLD, "hist", NULL);
+	if (!text) {
+		snprintf(err, errlen, "cannot read events/%s/%s/hist",
+			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
+		return -1;
+	}
+	if (t->p->debug > 1)
+		fprintf(stderr, "%s", text);
+	if (osn_khist_parse(text, t->p->bucket_us * 1000, &kh, err, errlen)) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (kh.dropped)
+		fprintf(stderr, "osn: the in-kernel histogram was full: %llu samples dropped (use a larger -b)\n",
+			(unsigned long long)kh.dropped);
+	if (osn_hist_build(&h->h, &kh, t->p->entries, t->cpus, t->ncpus,
+			   h->exact)) {
+		osn_khist_free(&kh);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	h->have_h = true;
+	osn_khist_free(&kh);
+	/* stop counting now */
+	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
+				 OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug);
+	h->trigger_set = false;
+	return 0;
+}
+
+static int hist_report(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct hist *h = t->priv;
+	struct osn_report_info info;
+
+	if (hist_alloc(t, err, errlen))
+		return -1;
+	h = t->priv;
+	if (!h->have_h) {
+		struct osn_khist kh = { .bucket_ns = t->p->bucket_us * 1000 };
+
+		if (osn_hist_build(&h->h, &kh, t->p->entries, t->cpus, t->ncpus,
+				   h->exact)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		h->have_h = true;
+	}
+	osn_tool_report_info(t, &info);
+	if (!(t->p->json && !t->p->json_file))
+		osn_render_hist(t->text, &h->h, &info);
+	if (t->stopped)
+		osn_render_stop(t->text, info.why);
+	else if (info.events_lost && t->p->json && !t->p->json_file)
+		osn_render_lost(stderr, info.events_lost);
+	if (t->p->json) {
+		FILE *f = osn_tool_json_open(t, err, errlen);
+
+		if (!f)
+			return -1;
+		osn_json_hist(f, &h->h, &info);
+		if (osn_tool_json_close(t, f, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static void hist_destroy(struct osn_tool *t)
+{
+	struct hist *h = t->priv;
+
+	if (!h)
+		return;
+	if (h->have_h)
+		osn_hist_free(&h->h);
+	free(h->exact);
+	free(h);
+	t->priv = NULL;
+}
+
+static const struct osn_tool_ops hist_ops = {
+	.name = "hist",
+	.instance = "osn_hist",
+	.start = hist_start,
+	.on_event = hist_on_event,
+	.finish = hist_finish,
+	.report = hist_report,
+	.destroy = hist_destroy,
+};
+
+int osn_hist_main(int argc, char **argv, int nr_cpus)
+{
+	struct osn_params p;
+	char err[512];
+
+	if (osn_parse_args(OSN_CMD_HIST, argc, argv, nr_cpus, &p, err,
+			   sizeof(err))) {
+		fprintf(stderr, "osn: %s\n", err);
+		return 1;
+	}
+	if (p.help) {
+		osn_usage(OSN_CMD_HIST, stdout);
+		return 0;
+	}
+	if (p.version) {
+		printf("osn " OSN_VERSION "\n");
+		return 0;
+	}
+	return osn_tool_run(&hist_ops, &p, nr_cpus);
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knobs.c - module knobs: read, write, save, restore (see knobs.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "knobs.h"
+#include "util.h"
+
+const char * const osn_knob_names[OSN_NR_KNOBS] = {
+	[OSN_K_CPUS]		= OSN_KNOB_CPUS,
+	[OSN_K_PERIOD]		= OSN_KNOB_PERIOD_US,
+	[OSN_K_RUNTIME]		= OSN_KNOB_RUNTIME_US,
+	[OSN_K_THRESHOLD]	= OSN_KNOB_THRESHOLD_US,
+	[OSN_K_STOP]		= OSN_KNOB_STOP_TRACING_US,
+	[OSN_K_STOP_TOTAL]	= OSN_KNOB_STOP_TRACING_TOTAL_US,
+};
+
+void osn_knobs_init(struct osn_knobs *k, const char *dir, int debug)
+{
+	memset(k, 0, sizeof(*k));
+	osn_strlcpy(k->dir, dir, sizeof(k->dir));
+	k->debug = debug;
+}
+
+static void knob_path(const struct osn_knobs *k, enum osn_knob_id id,
+		      char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", k->dir, osn_knob_names[id]);
+}
+
+int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
+		  size_t len, char *err, size_t errlen)
+{
+	char path[512];
+	ssize_t n;
+	int fd;
+
+	knob_path(k, id, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
+		   const char *val, char *err, size_t errlen)
+{
+	char path[512];
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, e;
+
+	knob_path(k, id, path, sizeof(path));
+	if (k->debug)
+		fprintf(stderr, "osn: debug: %s <- '%s'\n", path, val);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = write(fd, val, len);
+	e = errno;
+	if (close(fd) && n >= 0) {
+		n = -1;
+		e = errno;
+	}
+	if (n < 0 || (size_t)n != len) {
+		snprintf(err, errlen, "the module rejected %s=%s: %s",
+			 osn_knob_names[id], val,
+			 n < 0 ? strerror(e) : "short write");
+		return -1;
+	}
+	return 0;
+}
+
+int osn_knobs_save(struct osn_knobs *k, char *err, size_t errlen)
+{
+	for (int i = 0; i < OSN_NR_KNOBS; i++) {
+		if (osn_knob_read(k, i, k->saved[i], sizeof(k->saved[i]), err,
+				  errlen))
+			return -1;
+		k->have_saved[i] = true;
+	}
+	return 0;
+}
+
+int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val,
+		  char *err, size_t errlen)
+{
+	char cur[OSN_KNOB_LEN];
+
+	if (!osn_knob_read(k, id, cur, sizeof(cur), err, errlen) &&
+	    !strcmp(cur, val))
+		return 0;
+	k->changed[id] = true;
+	return osn_knob_write(k, id, val, err, errlen);
+}
+
+int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
+				 unsigned long long runtime, char *err,
+				 size_t errlen)
+{
+	char cur[OSN_KNOB_LEN], p[32], r[32];
+	unsigned long long cur_period = 0;
+
+	if (!osn_knob_read(k, OSN_K_PERIOD, cur, sizeof(cur), err, errlen))
+		cur_period = strtoull(cur, NULL, 10);
+	snprintf(p, sizeof(p), "%llu", period);
+	snprintf(r, sizeof(r), "%llu", runtime);
+	if (runtime <= cur_period) {
+		if (osn_knobs_set(k, OSN_K_RUNTIME, r, err, errlen) ||
+		    osn_knobs_set(k, OSN_K_PERIOD, p, err, errlen))
+			return -1;
+	} else {
+		if (osn_knobs_set(k, OSN_K_PERIOD, p, err, errlen) ||
+		    osn_knobs_set(k, OSN_K_RUNTIME, r, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int restore_one(struct osn_knobs *k, enum osn_knob_id id, char *err,
+		       size_t errlen, int *ret)
+{
+	char e[512];
+
+	if (!k->changed[id] || !k->have_saved[id])
+		return 0;
+	if (osn_knobs_set(k, id, k->saved[id], e, sizeof(e))) {
+		if (!*ret)
+			snprintf(err, errlen, "%s", e);
+		*ret = -1;
+		return -1;
+	}
+	k->changed[id] = false;
+	return 0;
+}
+
+int osn_knobs_restore(struct osn_knobs *k, char *err, size_t errlen)
+{
+	int ret = 0;
+
+	restore_one(k, OSN_K_STOP, err, errlen, &ret);
+	restore_one(k, OSN_K_STOP_TOTAL, err, errlen, &ret);
+	restore_one(k, OSN_K_THRESHOLD, err, errlen, &ret);
+	if ((k->changed[OSN_K_PERIOD] || k->changed[OSN_K_RUNTIME]) &&
+	    k->have_saved[OSN_K_PERIOD] && k->have_saved[OSN_K_RUNTIME]) {
+		char e[512];
+
+		if (osn_knobs_set_period_runtime(k,
+				strtoull(k->saved[OSN_K_PERIOD], NULL, 10),
+				strtoull(k->saved[OSN_K_RUNTIME], NULL, 10),
+				e, sizeof(e))) {
+			if (!ret)
+				snprintf(err, errlen, "%s", e);
+			ret = -1;
+		} else {
+			k->changed[OSN_K_PERIOD] = false;
+			k->changed[OSN_K_RUNTIME] = false;
+		}
+	}
+	restore_one(k, OSN_K_CPUS, err, errlen, &ret);
+	return ret;
+}
+
+void osn_knobs_dump(const struct osn_knobs *k, FILE *f)
+{
+	for (int i = 0; i < OSN_NR_KNOBS; i++)
+		if (k->have_saved[i])
+			fprintf(f, "knob %s %s\n", osn_knob_names[i], k->saved[i]);
+}
+
+int osn_knobs_load_line(struct osn_knobs *k, const char *line)
+{
+	const char *name, *val;
+	size_t nlen;
+
+	if (strncmp(line, "knob ", 5))
+		return -1;
+	name = line + 5;
+	val = strchr(name, ' ');
+	if (!val)
+		return -1;
+	nlen = val - name;
+	val++;
+	for (int i = 0; i < OSN_NR_KNOBS; i++) {
+		if (strlen(osn_knob_names[i]) == nlen &&
+		    !strncmp(osn_knob_names[i], name, nlen)) {
+			size_t vl = strcspn(val, "\n");
+
+			if (vl >= sizeof(k->saved[i]))
+				return -1;
+			memcpy(k->saved[i], val, vl);
+			k->saved[i][vl] = '\0';
+			k->have_saved[i] = true;
+			k->changed[i] = true;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * knobs.h - the module's knobs (module parameters): read, write with a
+ * clear error, save and restore.  Works on any directory, so the unit
+ * tests run it on a temporary one.
+ */
+#ifndef OSN_KNOBS_H
+#define OSN_KNOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "osn/osn_abi.h"
+
+enum osn_knob_id {
+	OSN_K_CPUS,
+	OSN_K_PERIOD,
+	OSN_K_RUNTIME,
+	OSN_K_THRESHOLD,
+	OSN_K_STOP,
+	OSN_K_STOP_TOTAL,
+	OSN_NR_KNOBS
+};
+
+extern const char * const osn_knob_names[OSN_NR_KNOBS];
+
+#define OSN_KNOB_LEN	(OSN_CPUS_MAX_LEN + 2)
+
+struct osn_knobs {
+	char dir[256];
+	char saved[OSN_NR_KNOBS][OSN_KNOB_LEN];
+	bool have_saved[OSN_NR_KNOBS];
+	bool changed[OSN_NR_KNOBS];
+	int debug;			/* print every write to stderr */
+};
+
+void osn_knobs_init(struct osn_knobs *k, const char *dir, int debug);
+/* Read one knob (trailing newline removed). */
+int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
+		  size_t len, char *err, size_t errlen);
+/*
+ * Write one knob; on error @err says "the module rejected NAME=VALUE:
+ * strerror".
+ */
+int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
+		   const char *val, char *err, size_t errlen);
+/* Remember the current value of every knob. */
+int osn_knobs_save(struct osn_knobs *k, char *err, size_t errlen);
+/* Set a knob (no write when it already has that value); marks it changed. */
+int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val,
+		  char *err, size_t errlen);
+/*
+ * Set period and runtime in an order the module accepts whatever the
+ * current values are (runtime <= period holds after each write).
+ */
+int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
+				 unsigned long long runtime, char *err,
+				 size_t errlen);
+/*
+ * Write back every changed knob: stop knobs first (so nothing stops while
+ * restoring), then threshold, period/runtime, cpus.  Continues after an
+ * error; returns -1 if any write failed (@err has the first).
+ */
+int osn_knobs_restore(struct osn_knobs *k, char *err, size_t errlen);
+
+/* Lock-file persistence: "knob NAME VALUE" lines for the changed knobs. */
+void osn_knobs_dump(const struct osn_knobs *k, FILE *f);
+/* Parse one "knob NAME VALUE" line into saved[] (marks it changed). */
+int osn_knobs_load_line(struct osn_knobs *k, const char *line);
+
+#endif

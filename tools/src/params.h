@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * params.h - command line of osn top / osn hist (pure: parsing and
+ * validation only; nothing is touched until the command runs).
+ */
+#ifndef OSN_PARAMS_H
+#define OSN_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+#define OSN_VERSION		"0.1.0"
+#define OSN_TRACE_FILE		"osn_trace.txt"
+#define OSN_MAX_EVENTS		64
+
+enum osn_cmd {
+	OSN_CMD_TOP,
+	OSN_CMD_HIST,
+};
+
+/* -e sys[:event] with its --filter / --trigger */
+struct osn_event_opt {
+	char system[64];
+	char event[128];		/* "" = every event of the system */
+	const char *filter;
+	const char *trigger;
+};
+
+struct osn_params {
+	enum osn_cmd cmd;
+	bool help, version;
+
+	bool have_cpus;			/* -c */
+	struct osn_cpuset cpus;
+	bool have_hk;			/* -H */
+	struct osn_cpuset hk;
+
+	uint64_t duration_s;		/* -d; 0 = until Ctrl-C */
+	uint64_t period_us;		/* -p */
+	uint64_t runtime_us;		/* -r */
+	uint64_t threshold_us;		/* -T; 0 = module default (1 us) */
+	uint64_t stop_us;		/* -s; 0 = off */
+	uint64_t stop_total_us;		/* -S; 0 = off */
+	const char *trace_file;		/* -t; NULL = no trace */
+	struct osn_event_opt events[OSN_MAX_EVENTS];	/* -e */
+	int nevents;
+	struct osn_sched sched;		/* -P */
+	uint64_t warmup_s;		/* --warm-up */
+	uint64_t buffer_kb;		/* --trace-buffer-size; 0 = default */
+	bool quiet;			/* -q */
+	int debug;			/* -D */
+	bool json;			/* --json */
+	const char *json_file;		/* --json=FILE; NULL = stdout */
+	bool wide;			/* top --wide */
+
+	/* hist */
+	uint64_t bucket_us;		/* -b */
+	unsigned entries;		/* -E */
+	bool no_header, no_summary, no_index, with_zeros;
+};
+
+/*
+ * Parse argv (argv[0] is the command name, "top" or "hist") into @p.
+ * @nr_cpus is the number of possible CPUs (for -c/-H).  Returns 0, or -1
+ * with a one-line message in @err.
+ */
+int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
+		   struct osn_params *p, char *err, size_t errlen);
+
+void osn_usage(enum osn_cmd cmd, FILE *f);
+const char *osn_cmd_name(enum osn_cmd cmd);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * render.h - what osn prints (pure: everything goes to a FILE *, so the
+ * unit tests compare it with golden files).
+ */
+#ifndef OSN_RENDER_H
+#define OSN_RENDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "explain.h"
+#include "json.h"
+#include "params.h"
+#include "stats.h"
+
+/* Everything a report shows besides the statistics. */
+struct osn_report_info {
+	const struct osn_params *params;
+	uint64_t elapsed_s;
+	uint64_t events_lost;
+	const char *cpus_str;		/* measured CPUs as written to the module */
+	uint64_t threshold_us;		/* effective threshold */
+	bool stopped;			/* stop condition hit */
+	const struct osn_explanation *why;	/* NULL: not explained */
+};
+
+struct osn_top_view {
+	const struct osn_cpu_stats *stats;	/* indexed by cpu number */
+	const int *cpus;			/* measured CPUs, ascending */
+	size_t ncpus;
+};
+
+/*
+ * osn top's table: title, duration line and, by default, two blocks that
+ * fit 80 columns (rtla's noise columns, then per-class counts and times);
+ * --wide puts everything on one line.  CPUs without any period yet are
+ * left out (like rtla); a total row (ALL) ends each block.
+ */
+void osn_render_top(FILE *f, const struct osn_top_view *v,
+		    const struct osn_report_info *info);
+void osn_json_top(FILE *f, const struct osn_top_view *v,
+		  const struct osn_report_info *info);
+
+/* osn hist's rtla-style histogram (only the CPUs that have samples). */
+void osn_render_hist(FILE *f, const struct osn_hist *h,
+		     const struct osn_report_info *info);
+void osn_json_hist(FILE *f, const struct osn_hist *h,
+		   const struct osn_report_info *info);
+
+/* "osn hit stop tracing" and the explanation. */
+void osn_render_stop(FILE *f, const struct osn_explanation *x);
+void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x);
+
+/* "N events lost, results may be inaccurate" (nothing when 0). */
+void osn_render_lost(FILE *f, uint64_t lost);
+
+#endif

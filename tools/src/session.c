@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - lock, stale-run recovery, signals (see session.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "osn/osn_abi.h"
+#include "session.h"
+#include "trace.h"
+#include "util.h"
+
+volatile sig_atomic_t osn_interrupted;
+
+static void on_signal(int sig)
+{
+	osn_interrupted = sig;
+}
+
+static const int handled[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+void osn_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: sleeps return early */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		sigaction(handled[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void osn_signals_block(bool block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		sigaddset(&set, handled[i]);
+	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+static void lock_path(char *buf, size_t len)
+{
+	struct stat st;
+
+	if (!stat("/run", &st) && S_ISDIR(st.st_mode) && !access("/run", W_OK))
+		snprintf(buf, len, "/run/%s", OSN_LOCK_FILE);
+	else
+		snprintf(buf, len, "/tmp/%s", OSN_LOCK_FILE);
+}
+
+/* What a (possibly dead) owner recorded. */
+struct record {
+	long pid;
+	char tool[16];
+	char instances[OSN_MAX_INSTANCES][64];
+	int ninstances;
+	int top_tracing_on;
+	struct osn_knobs knobs;
+};
+
+static void read_record(int fd, struct record *r)
+{
+	char buf[8192], *line, *save = NULL;
+	ssize_t n;
+
+	memset(r, 0, sizeof(*r));
+	r->top_tracing_on = -1;
+	osn_knobs_init(&r->knobs, OSN_PARAM_DIR, 0);
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "pid ", 4))
+			r->pid = strtol(line + 4, NULL, 10);
+		else if (!strncmp(line, "tool ", 5))
+			osn_strlcpy(r->tool, line + 5, sizeof(r->tool));
+		else if (!strncmp(line, "instance ", 9) &&
+			 r->ninstances < OSN_MAX_INSTANCES)
+			osn_strlcpy(r->instances[r->ninstances++], line + 9,
+				    sizeof(r->instances[0]));
+		else if (!strncmp(line, "tracing_on ", 11))
+			r->top_tracing_on = atoi(line + 11);
+		else if (!strncmp(line, "knob ", 5))
+			osn_knobs_load_line(&r->knobs, line);
+	}
+}
+
+static const char *const all_instances[] = {
+	"osn_top", "osn_hist", "osn_trace", NULL,
+};
+
+/* Undo a dead owner's changes; prints what it does. */
+static void recover(const struct record *r, int debug)
+{
+	char err[512];
+	struct osn_knobs k = r->knobs;
+	int found = 0;
+
+	/* instances of the record, and any osn_* left without a record */
+	for (int i = 0; i < r->ninstances; i++)
+		if (tracefs_instance_exists(r->instances[i]))
+			found++;
+	for (int i = 0; all_instances[i]; i++)
+		if (tracefs_instance_exists(all_instances[i]))
+			found++;
+	if (!r->pid && !found)
+		return;
+	fprintf(stderr, "osn: cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)\n",
+		r->tool[0] ? " (osn " : "", r->tool, r->tool[0] ? ")" : "",
+		r->pid);
+	for (int i = 0; i < r->ninstances; i++)
+		if (osn_instance_remove(r->instances[i], debug, err, sizeof(err)))
+			fprintf(stderr, "osn: %s\n", err);
+	for (int i = 0; all_instances[i]; i++)
+		if (osn_instance_remove(all_instances[i], debug, err, sizeof(err)))
+			fprintf(stderr, "osn: %s\n", err);
+	k.debug = debug;
+	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&k, err, sizeof(err)))
+		fprintf(stderr, "osn: %s\n", err);
+	if (r->top_tracing_on == 1)
+		tracefs_trace_on(NULL);
+}
+
+int osn_session_begin(struct osn_session *s, const char *tool, int debug,
+		      char *err, size_t errlen)
+{
+	struct record old;
+	struct stat a, b;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->tool = tool;
+	s->debug = debug;
+	s->top_tracing_on = -1;
+	osn_knobs_init(&s->knobs, OSN_PARAM_DIR, debug);
+	lock_path(s->path, sizeof(s->path));
+
+	for (int tries = 0; tries < 10; tries++) {
+		s->fd = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		if (s->fd < 0) {
+			snprintf(err, errlen, "cannot open the lock file %s: %s",
+				 s->path, strerror(errno));
+			return -1;
+		}
+		if (flock(s->fd, LOCK_EX | LOCK_NB)) {
+			if (errno == EWOULDBLOCK) {
+				read_record(s->fd, &old);
+				snprintf(err, errlen,
+					 "another osn is running (pid %ld, osn %s): the module's knobs and workload are global, so two runs would measure with each other's settings; wait for it to end or stop it",
+					 old.pid, old.tool[0] ? old.tool : "?");
+			} else {
+				snprintf(err, errlen, "cannot lock %s: %s",
+					 s->path, strerror(errno));
+			}
+			close(s->fd);
+			s->fd = -1;
+			return -1;
+		}
+		/* the file may have been unlinked by its owner meanwhile */
+		if (!fstat(s->fd, &a) && !stat(s->path, &b) &&
+		    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			break;
+		close(s->fd);
+		s->fd = -1;
+	}
+	if (s->fd < 0) {
+		snprintf(err, errlen, "cannot lock %s", s->path);
+		return -1;
+	}
+	read_record(s->fd, &old);
+	recover(&old, debug);
+	osn_session_persist(s);
+	return 0;
+}
+
+void osn_session_persist(struct osn_session *s)
+{
+	FILE *f;
+	int fd;
+
+	if (s->fd < 0)
+		return;
+	fd = dup(s->fd);
+	if (fd < 0)
+		return;
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET)) {
+		close(fd);
+		return;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return;
+	}
+	fprintf(f, "pid %ld\ntool %s\n", (long)getpid(), s->tool);
+	for (int i = 0; i < s->ninstances; i++)
+		fprintf(f, "instance %s\n", s->instances[i]);
+	if (s->top_tracing_on >= 0)
+		fprintf(f, "tracing_on %d\n", s->top_tracing_on);
+	osn_knobs_dump(&s->knobs, f);
+	fclose(f);
+}
+
+void osn_session_add_instance(struct osn_session *s, const char *name)
+{
+	if (s->ninstances < OSN_MAX_INSTANCES)
+		osn_strlcpy(s->instances[s->ninstances++], name,
+			    sizeof(s->instances[0]));
+	osn_session_persist(s);
+}
+
+int osn_session_end(struct osn_session *s, char *err, size_t errlen)
+{
+	char e[512];
+	int ret = 0;
+
+	if (s->fd < 0)
+		return 0;
+	/* stop conditions first, so nothing stops while we restore */
+	for (int i = 0; i < s->ninstances; i++) {
+		if (osn_instance_remove(s->instances[i], s->debug, e, sizeof(e))) {
+			if (!ret)
+				snprintf(err, errlen, "%s", e);
+			ret = -1;
+		}
+	}
+	s->ninstances = 0;
+	if (!access(OSN_PARAM_DIR, F_OK) &&
+	    osn_knobs_restore(&s->knobs, e, sizeof(e))) {
+		if (!ret)
+			snprintf(err, errlen, "%s", e);
+		ret = -1;
+	}
+	if (s->top_tracing_on == 1 && tracefs_trace_is_on(NULL) == 0) {
+		if (s->debug)
+			fprintf(stderr, "osn: debug: tracing_on <- 1 (the module's stop turned it off)\n");
+		tracefs_trace_on(NULL);
+	}
+	if (!ret) {
+		unlink(s->path);
+	} else {
+		/* keep the record: the next run retries */
+		osn_session_persist(s);
+	}
+	close(s->fd);
+	s->fd = -1;
+	return ret;
+}
+
+int osn_session_cleanup_only(int debug, char *err, size_t errlen)
+{
+	struct osn_session s;
+
+	if (osn_session_begin(&s, "cleanup", debug, err, errlen))
+		return -1;
+	return osn_session_end(&s, err, errlen);
+}

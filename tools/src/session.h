@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * session.h - one osn run owns the module: a lock file with the owner's
+ * pid and everything it changed (knobs, instances, tracing_on), so that
+ *  - a second osn says who is running and exits;
+ *  - a run after a crash or SIGKILL (flock released by the kernel) finds
+ *    the stale record and undoes it before starting.
+ */
+#ifndef OSN_SESSION_H
+#define OSN_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "knobs.h"
+
+#define OSN_LOCK_FILE		"osn.lock"
+#define OSN_MAX_INSTANCES	4
+
+struct osn_session {
+	int fd;
+	char path[256];
+	const char *tool;
+	struct osn_knobs knobs;
+	char instances[OSN_MAX_INSTANCES][64];
+	int ninstances;
+	int top_tracing_on;		/* saved top-level tracing_on, -1 unknown */
+	int debug;
+};
+
+/* Set by the SIGINT/SIGTERM/SIGHUP handler. */
+extern volatile sig_atomic_t osn_interrupted;
+void osn_signals_install(void);
+/* Block/unblock the handled signals (around cleanup). */
+void osn_signals_block(bool block);
+
+/*
+ * Take the lock (a file in /run, or /tmp without /run).  If a live osn
+ * holds it: -1 with "another osn is running (pid N, osn top): ...".  If
+ * the previous owner died, undo what it recorded first (its instances,
+ * knobs, top-level tracing_on) and say so on stderr.
+ */
+int osn_session_begin(struct osn_session *s, const char *tool, int debug,
+		      char *err, size_t errlen);
+/* Record the current state in the lock file (call after each change). */
+void osn_session_persist(struct osn_session *s);
+void osn_session_add_instance(struct osn_session *s, const char *name);
+/*
+ * Undo everything: instances, knobs, tracing_on; release the lock.
+ * Returns -1 (with @err) if something could not be restored.
+ */
+int osn_session_end(struct osn_session *s, char *err, size_t errlen);
+
+/* Remove leftovers of a dead osn without running anything (osn cleanup). */
+int osn_session_cleanup_only(int debug, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats.c - statistics of the osn CLI (see stats.h).  Pure code.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+const char * const osn_class_names[OSN_NR_CLASSES] = {
+	"hw", "nmi", "irq", "softirq", "thread",
+};
+const char * const osn_class_titles[OSN_NR_CLASSES] = {
+	"HW", "NMI", "IRQ", "Softirq", "Thread",
+};
+const unsigned osn_pct_permille[OSN_NR_PCT] = { 500, 900, 990, 999 };
+const char * const osn_pct_names[OSN_NR_PCT] = {
+	"p50", "p90", "p99", "p99.9",
+};
+
+/* ---- top -------------------------------------------------------------- */
+
+void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev)
+{
+	if (ev->type != OSN_E_SAMPLE)
+		return;
+	st->periods++;
+	st->runtime += ev->s.runtime;
+	st->noise += ev->s.noise;
+	if (ev->s.noise > st->max_noise)
+		st->max_noise = ev->s.noise;
+	if (ev->s.max_sample > st->max_single)
+		st->max_single = ev->s.max_sample;
+	if (ev->s.samples) {
+		if (!st->samples || ev->s.min_sample < st->min_single)
+			st->min_single = ev->s.min_sample;
+		st->samples += ev->s.samples;
+	}
+	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+		st->count[c] += ev->s.count[c];
+		st->time[c] += ev->s.time[c];
+	}
+}
+
+void osn_stats_merge(struct osn_cpu_stats *a, const struct osn_cpu_stats *b)
+{
+	a->periods += b->periods;
+	a->runtime += b->runtime;
+	a->noise += b->noise;
+	if (b->max_noise > a->max_noise)
+		a->max_noise = b->max_noise;
+	if (b->max_single > a->max_single)
+		a->max_single = b->max_single;
+	if (b->samples) {
+		if (!a->samples || b->min_single < a->min_single)
+			a->min_single = b->min_single;
+		a->samples += b->samples;
+	}
+	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+		a->count[c] += b->count[c];
+		a->time[c] += b->time[c];
+	}
+}
+
+uint64_t osn_stats_avail_e5(const struct osn_cpu_stats *st)
+{
+	unsigned __int128 free_ns;
+	uint64_t noise;
+
+	if (!st->runtime)
+		return 10000000;
+	noise = st->noise > st->runtime ? st->runtime : st->noise;
+	free_ns = st->runtime - noise;
+	return (uint64_t)(free_ns * 10000000 / st->runtime);
+}
+
+/* ---- in-kernel histogram ------------------------------------------------ */
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+static struct osn_khist_cpu *khist_cpu(struct osn_khist *h, int cpu)
+{
+	struct osn_khist_cpu *c;
+	size_t i;
+
+	for (i = 0; i < h->ncpus; i++) {
+		if (h->cpus[i].cpu == cpu)
+			return &h->cpus[i];
+		if (h->cpus[i].cpu > cpu)
+			break;
+	}
+	c = realloc(h->cpus, (h->ncpus + 1) * sizeof(*c));
+	if (!c)
+		return NULL;
+	h->cpus = c;
+	memmove(&c[i + 1], &c[i], (h->ncpus - i) * sizeof(*c));
+	memset(&c[i], 0, sizeof(*c));
+	c[i].cpu = cpu;
+	h->ncpus++;
+	return &c[i];
+}
+
+const struct osn_khist_cpu *osn_khist_find(const struct osn_khist *h, int cpu)
+{
+	for (size_t i = 0; i < h->ncpus; i++)
+		if (h->cpus[i].cpu == cpu)
+			return &h->cpus[i];
+	return NULL;
+}
+
+int osn_khist_add(struct osn_khist *h, int cpu, uint64_t lo, uint64_t count,
+		  uint64_t sum)
+{
+	struct osn_khist_cpu *c = khist_cpu(h, cpu);
+	size_t lo_i = 0, hi_i;
+
+	if (!c)
+		return -1;
+	/* binary search for lo */
+	hi_i = c->n;
+	while (lo_i < hi_i) {
+		size_t mid = (lo_i + hi_i) / 2;
+
+		if (c->b[mid].lo < lo)
+			lo_i = mid + 1;
+		else
+			hi_i = mid;
+	}
+	if (lo_i < c->n && c->b[lo_i].lo == lo) {
+		c->b[lo_i].count += count;
+		c->b[lo_i].sum += sum;
+		return 0;
+	}
+	if (c->n == c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 16;
+		struct osn_kbucket *nb = realloc(c->b, ncap * sizeof(*nb));
+
+		if (!nb)
+			return -1;
+		c->b = nb;
+		c->cap = ncap;
+	}
+	memmove(&c->b[lo_i + 1], &c->b[lo_i], (c->n - lo_i) * sizeof(*c->b));
+	c->b[lo_i].lo = lo;
+	c->b[lo_i].count = count;
+	c->b[lo_i].sum = sum;
+	c->n++;
+	return 0;
+}
+
+void osn_khist_free(struct osn_khist *h)
+{
+	for (size_t i = 0; i < h->ncpus; i++)
+		free(h->cpus[i].b);
+	free(h->cpus);
+	h->cpus = NULL;
+	h->ncpus = 0;
+}
+
+static const char *skip_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+static int read_u64(const char **pp, uint64_t *v)
+{
+	const char *p = skip_ws(*pp);
+	char *end;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	if (errno)
+		return -1;
+	*pp = end;
+	return 0;
+}
+
+/* One "{ ... } hitcount: N  duration: S" line. */
+static int parse_entry(const char *line, const char *eol, uint64_t bucket_ns,
+		       struct osn_khist *h, bool *sum_seen)
+{
+	char buf[512], *tok, *save = NULL;
+	const char *close = memchr(line, '}', eol - line);
+	const char *p;
+	uint64_t cpu = UINT64_MAX, lo = UINT64_MAX, count, sum = 0;
+	size_t len;
+
+	if (!close)
+		return -1;
+	len = close - line - 1;
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, line + 1, len);
+	buf[len] = '\0';
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		const char *name = skip_ws(tok), *val;
+		size_t nlen;
+
+		if (!colon)
+			return -1;
+		nlen = colon - name;
+		val = skip_ws(colon + 1);
+		if (nlen >= 3 && !strncmp(colon - 3, "cpu", 3)) {
+			if (read_u64(&val, &cpu))
+				return -1;
+		} else if (nlen >= 8 && !strncmp(name, "duration", 8)) {
+			if (*val == '~')
+				val++;
+			if (read_u64(&val, &lo))
+				return -1;
+			/* plain (non-bucket) key: put it in its bucket */
+			if (bucket_ns)
+				lo = lo / bucket_ns * bucket_ns;
+		}
+	}
+	if (cpu == UINT64_MAX || lo == UINT64_MAX)
+		return -1;
+	p = strstr(close, "hitcount:");
+	if (!p || p > eol)
+		return -1;
+	p += strlen("hitcount:");
+	if (read_u64(&p, &count))
+		return -1;
+	p = strstr(p, "duration:");
+	if (p && p < eol) {
+		p += strlen("duration:");
+		if (read_u64(&p, &sum))
+			return -1;
+		*sum_seen = true;
+	}
+	if (cpu > 1000000)
+		return -1;
+	return osn_khist_add(h, (int)cpu, lo, count, sum);
+}
+
+int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
+		    char *err, size_t errlen)
+{
+	const char *line = text;
+	bool sum_seen = false, any_line = false, all_sum = true;
+	int lineno = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->bucket_ns = bucket_ns;
+	if (!text)
+		return errf(err, errlen, "no histogram");
+	while (*line) {
+		const char *eol = strchr(line, '\n');
+		const char *p;
+
+		if (!eol)
+			eol = line + strlen(line);
+		lineno++;
+		p = skip_ws(line);
+		if (*p == '{') {
+			bool s = false;
+
+			if (parse_entry(p, eol, bucket_ns, h, &s)) {
+				osn_khist_free(h);
+				return errf(err, errlen,
+					    "histogram line %d is not a cpu/duration entry",
+					    lineno);
+			}
+			any_line = true;
+			sum_seen |= s;
+			all_sum &= s;
+		} else if (!strncmp(p, "Hits:", 5)) {
+			p += 5;
+			read_u64(&p, &h->hits);
+		} else if (!strncmp(p, "Entries:", 8)) {
+			p += 8;
+			read_u64(&p, &h->entries);
+		} else if (!strncmp(p, "Dropped:", 8)) {
+			p += 8;
+			read_u64(&p, &h->dropped);
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	h->have_sum = any_line ? (sum_seen && all_sum) : true;
+	return 0;
+}
+
+/* ---- exact values --------------------------------------------------------- */
+
+void osn_exact_add_sample(struct osn_exact *x, const struct osn_event *ev)
+{
+	if (ev->type != OSN_E_SAMPLE || !ev->s.samples)
+		return;
+	if (!x->samples || ev->s.min_sample < x->min)
+		x->min = ev->s.min_sample;
+	if (!x->samples || ev->s.max_sample > x->max)
+		x->max = ev->s.max_sample;
+	x->samples += ev->s.samples;
+	x->noise += ev->s.noise;
+}
+
+/* ---- display histogram ---------------------------------------------------- */
+
+uint64_t osn_bucket_percentile(const struct osn_kbucket *b, size_t n,
+			       uint64_t bucket_ns, unsigned permille)
+{
+	uint64_t total = 0, rank, cum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += b[i].count;
+	if (!total)
+		return 0;
+	rank = (uint64_t)(((unsigned __int128)total * permille + 999) / 1000);
+	if (!rank)
+		rank = 1;
+	for (size_t i = 0; i < n; i++) {
+		cum += b[i].count;
+		if (cum >= rank)
+			return b[i].lo + bucket_ns;
+	}
+	return b[n - 1].lo + bucket_ns;
+}
+
+static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
+		      const struct osn_khist *kh, unsigned entries,
+		      const struct osn_exact *x)
+{
+	uint64_t bns = kh->bucket_ns, sum = 0;
+	const struct osn_kbucket *first = NULL, *last = NULL;
+
+	for (size_t i = 0; kc && i < kc->n; i++) {
+		const struct osn_kbucket *b = &kc->b[i];
+		uint64_t idx = bns ? b->lo / bns : 0;
+
+		if (!b->count)
+			continue;
+		if (idx < entries)
+			hc->rows[idx] += b->count;
+		else
+			hc->over += b->count;
+		hc->count += b->count;
+		sum += b->sum;
+		if (!first)
+			first = b;
+		last = b;
+	}
+	if (!hc->count)
+		return;
+	if (x && !x->samples)
+		x = NULL;
+
+	/* min */
+	if (kh->have_sum && first->count == 1) {
+		hc->min = first->sum;
+		hc->min_exact = true;
+	} else if (x && x->min >= first->lo && x->min < first->lo + bns) {
+		hc->min = x->min;
+		hc->min_exact = true;
+	} else {
+		hc->min = x ? clamp_u64(x->min, first->lo, first->lo + bns - 1) :
+			first->lo;
+	}
+	/* max */
+	if (kh->have_sum && last->count == 1) {
+		hc->max = last->sum;
+		hc->max_exact = true;
+	} else if (x && x->max >= last->lo && x->max < last->lo + bns) {
+		hc->max = x->max;
+		hc->max_exact = true;
+	} else {
+		hc->max = x ? clamp_u64(x->max, last->lo, last->lo + bns - 1) :
+			last->lo + bns - 1;
+	}
+	/* avg */
+	if (kh->have_sum) {
+		hc->avg = (sum + hc->count / 2) / hc->count;
+		hc->avg_exact = true;
+	} else if (x) {
+		hc->avg = (x->noise + x->samples / 2) / x->samples;
+		hc->avg_exact = x->samples == hc->count;
+	} else {
+		unsigned __int128 mid = 0;
+
+		for (size_t i = 0; i < kc->n; i++)
+			mid += (unsigned __int128)kc->b[i].count *
+				(kc->b[i].lo + bns / 2);
+		hc->avg = (uint64_t)(mid / hc->count);
+	}
+	if (hc->avg < hc->min)
+		hc->avg = hc->min;
+	if (hc->avg > hc->max)
+		hc->avg = hc->max;
+	/* percentiles */
+	for (int p = 0; p < OSN_NR_PCT; p++) {
+		uint64_t v = osn_bucket_percentile(kc->b, kc->n, bns,
+						   osn_pct_permille[p]);
+
+		hc->pct[p] = clamp_u64(v, hc->min, hc->max);
+	}
+}
+
+int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
+		   unsigned entries, const int *cpus, size_t ncpus,
+		   const struct osn_exact *exact)
+{
+	memset(out, 0, sizeof(*out));
+	out->bucket_ns = kh->bucket_ns;
+	out->entries = entries;
+	out->cpus = calloc(ncpus ? ncpus : 1, sizeof(*out->cpus));
+	if (!out->cpus)
+		return -1;
+	out->ncpus = ncpus;
+	for (size_t i = 0; i < ncpus; i++) {
+		struct osn_hist_cpu *hc = &out->cpus[i];
+
+		hc->cpu = cpus[i];
+		hc->rows = calloc(entries ? entries : 1, sizeof(*hc->rows));
+		if (!hc->rows) {
+			osn_hist_free(out);
+			return -1;
+		}
+		build_cpu(hc, osn_khist_find(kh, cpus[i]), kh, entries,
+			  exact ? &exact[cpus[i]] : NULL);
+	}
+	return 0;
+}
+
+void osn_hist_free(struct osn_hist *h)
+{
+	for (size_t i = 0; i < h->ncpus; i++)
+		free(h->cpus[i].rows);
+	free(h->cpus);
+	h->cpus = NULL;
+	h->ncpus = 0;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - statistics of the osn CLI (pure):
+ *  - per-CPU top statistics accumulated from osn:sample events;
+ *  - the histogram read back from the in-kernel hist trigger, its
+ *    rtla-style display buckets, exact min/avg/max and percentiles.
+ */
+#ifndef OSN_STATS_H
+#define OSN_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* ---- top -------------------------------------------------------------- */
+
+struct osn_cpu_stats {
+	uint64_t periods;		/* osn:sample events */
+	uint64_t runtime;		/* sum, ns */
+	uint64_t noise;			/* sum, ns */
+	uint64_t max_noise;		/* max per-period noise, ns */
+	uint64_t max_single;		/* max single sample, ns */
+	uint64_t min_single;		/* min single sample, ns (valid if samples) */
+	uint64_t samples;		/* noise samples (>= threshold) */
+	uint64_t count[OSN_NR_CLASSES];
+	uint64_t time[OSN_NR_CLASSES];	/* ns */
+};
+
+void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev);
+/* Adds @b into @a (the total row: sums, maxima, minima). */
+void osn_stats_merge(struct osn_cpu_stats *a, const struct osn_cpu_stats *b);
+/*
+ * Available CPU in percent * 100000 (rtla prints %3d.%05d), computed from
+ * the ns sums; 100.00000 when no runtime.
+ */
+uint64_t osn_stats_avail_e5(const struct osn_cpu_stats *st);
+
+/* ---- hist ------------------------------------------------------------- */
+
+/* One entry of the in-kernel histogram: [lo, lo + bucket) ns. */
+struct osn_kbucket {
+	uint64_t lo;			/* ns */
+	uint64_t count;
+	uint64_t sum;			/* ns; valid when osn_khist.have_sum */
+};
+
+struct osn_khist_cpu {
+	int cpu;
+	struct osn_kbucket *b;		/* sorted by lo, unique */
+	size_t n, cap;
+};
+
+/* The whole in-kernel histogram, as parsed from events/.../hist. */
+struct osn_khist {
+	uint64_t bucket_ns;
+	struct osn_khist_cpu *cpus;	/* sorted by cpu */
+	size_t ncpus;
+	bool have_sum;			/* "duration:" value sums present */
+	uint64_t hits, entries, dropped;	/* from "Totals:" */
+};
+
+/*
+ * Parse the text of a hist file written by a trigger like
+ *   hist:keys=cpu,duration.buckets=N:vals=hitcount,duration
+ * (or with the keys in the other order, with or without the duration
+ * value).  Durations in the file are in ns; @bucket_ns is N.  Returns 0,
+ * or -1 with a reason in @err when the text is not such a histogram.
+ */
+int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
+		    char *err, size_t errlen);
+/* Adds one bucket (merging with an existing one). */
+int osn_khist_add(struct osn_khist *h, int cpu, uint64_t lo, uint64_t count,
+		  uint64_t sum);
+void osn_khist_free(struct osn_khist *h);
+const struct osn_khist_cpu *osn_khist_find(const struct osn_khist *h, int cpu);
+
+/* Exact extremes seen by osn:sample for one CPU. */
+struct osn_exact {
+	uint64_t samples, noise;	/* sums over the periods */
+	uint64_t min, max;		/* ns, valid when samples */
+};
+
+void osn_exact_add_sample(struct osn_exact *x, const struct osn_event *ev);
+
+enum { OSN_P50, OSN_P90, OSN_P99, OSN_P999, OSN_NR_PCT };
+extern const unsigned osn_pct_permille[OSN_NR_PCT];	/* 500 900 990 999 */
+extern const char * const osn_pct_names[OSN_NR_PCT];	/* p50 .. p99.9 */
+
+/* What osn hist prints for one CPU. */
+struct osn_hist_cpu {
+	int cpu;
+	uint64_t *rows;			/* entries display buckets */
+	uint64_t over;			/* samples >= entries * bucket */
+	uint64_t count;			/* all samples */
+	uint64_t min, max, avg;		/* ns */
+	bool min_exact, max_exact, avg_exact;
+	uint64_t pct[OSN_NR_PCT];	/* ns, upper bounds (see below) */
+};
+
+struct osn_hist {
+	uint64_t bucket_ns;
+	unsigned entries;
+	struct osn_hist_cpu *cpus;
+	size_t ncpus;
+};
+
+/*
+ * Build the display histogram of the CPUs in @cpus (ascending, @ncpus of
+ * them) from the in-kernel histogram @kh and the exact per-CPU extremes
+ * @exact (indexed by cpu number, may be NULL):
+ *  - rows[i] counts [i * bucket, (i + 1) * bucket); over is the rest;
+ *  - count is every sample of the CPU;
+ *  - avg is exact (sum / count) when the kernel gave sums, else from
+ *    osn:sample (noise / samples), else the bucket midpoints;
+ *  - min/max are the exact values from osn:sample when they fall inside
+ *    the lowest/highest non-empty bucket (or the bucket holds one sample,
+ *    whose sum is the value), else they are clamped into that bucket and
+ *    flagged inexact;
+ *  - pXX is the upper edge of the bucket that holds the sample of rank
+ *    ceil(XX% * count), capped to max (and not below min): "XX% of the
+ *    samples were <= pXX".
+ */
+int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
+		   unsigned entries, const int *cpus, size_t ncpus,
+		   const struct osn_exact *exact);
+void osn_hist_free(struct osn_hist *h);
+
+/*
+ * Percentile over sorted buckets (the helper of osn_hist_build): upper edge
+ * of the bucket holding rank ceil(permille * total / 1000), in ns.
+ */
+uint64_t osn_bucket_percentile(const struct osn_kbucket *b, size_t n,
+			       uint64_t bucket_ns, unsigned permille);
+
+#endif

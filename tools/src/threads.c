@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * threads.c - workload threads and affinities (see threads.h).
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <libproc2/pids.h>
+
+#include "osn/osn_abi.h"
+#include "threads.h"
+
+int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
+		     int max)
+{
+	enum pids_item items[] = { PIDS_ID_PID, PIDS_CMD };
+	struct pids_info *info = NULL;
+	struct pids_stack *stack;
+	size_t plen = strlen(OSN_THREAD_PREFIX);
+	int n = 0;
+
+	if (procps_pids_new(&info, items, 2) < 0)
+		return -1;
+	while ((stack = procps_pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
+		/* PIDS_VAL changed arity across procps 4.x: index directly */
+		int pid = stack->head[0].result.s_int;
+		const char *cmd = stack->head[1].result.str;
+		char *end;
+		long cpu;
+
+		if (!cmd || strncmp(cmd, OSN_THREAD_PREFIX, plen))
+			continue;
+		cpu = strtol(cmd + plen, &end, 10);
+		if (end == cmd + plen || *end || cpu < 0 || cpu >= OSN_MAX_CPUS)
+			continue;
+		if (cpus && !osn_cpuset_isset(cpus, (int)cpu))
+			continue;
+		if (n < max) {
+			out[n].pid = pid;
+			out[n].cpu = (int)cpu;
+		}
+		n++;
+	}
+	procps_pids_unref(&info);
+	return n < max ? n : max;
+}
+
+/* struct sched_attr of sched_setattr(2); glibc 2.36 has no wrapper. */
+struct osn_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
+
+int osn_apply_sched(pid_t pid, const struct osn_sched *s)
+{
+	struct osn_sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	switch (s->policy) {
+	case OSN_SCHED_OTHER:
+		a.sched_policy = SCHED_OTHER;
+		a.sched_nice = s->prio;
+		break;
+	case OSN_SCHED_RR:
+		a.sched_policy = SCHED_RR;
+		a.sched_priority = s->prio;
+		break;
+	case OSN_SCHED_FIFO:
+		a.sched_policy = SCHED_FIFO;
+		a.sched_priority = s->prio;
+		break;
+	case OSN_SCHED_DEADLINE:
+		a.sched_policy = SCHED_DEADLINE;
+		a.sched_runtime = s->runtime_ns;
+		a.sched_deadline = s->period_ns;
+		a.sched_period = s->period_ns;
+		break;
+	default:
+		return 0;
+	}
+	return (int)syscall(SYS_sched_setattr, pid, &a, 0);
+}
+
+int osn_set_affinity(const struct osn_cpuset *cpus, char *err, size_t errlen)
+{
+	int last = osn_cpuset_last(cpus);
+	size_t size = CPU_ALLOC_SIZE(last + 1);
+	cpu_set_t *set = CPU_ALLOC(last + 1);
+	char list[256];
+	int r;
+
+	if (!set) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	CPU_ZERO_S(size, set);
+	for (int c = 0; c <= last; c++)
+		if (osn_cpuset_isset(cpus, c))
+			CPU_SET_S(c, size, set);
+	r = sched_setaffinity(0, size, set);
+	CPU_FREE(set);
+	if (r) {
+		osn_format_cpulist(cpus, list, sizeof(list));
+		snprintf(err, errlen, "cannot run osn on cpus %s: %s", list,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int osn_online_cpus(struct osn_cpuset *set)
+{
+	char buf[4096], err[256];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int r = -1;
+
+	osn_cpuset_zero(set);
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		r = osn_parse_cpulist(buf, OSN_MAX_CPUS, set, err, sizeof(err));
+	fclose(f);
+	return r;
+}

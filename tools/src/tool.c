@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tool.c - the life of an osn run, shared by top and hist (see tool.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "osn/osn_abi.h"
+#include "threads.h"
+#include "tool.h"
+
+#define RING_EVENTS	16384
+#define TRACE_INSTANCE	"osn_trace"
+
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("osn: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool osn_tool_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	if (osn_interrupted)
+		return false;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		if (osn_interrupted)
+			return false;
+	return !osn_interrupted;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void dispatch(const struct osn_event *ev, void *ctx)
+{
+	struct osn_tool *t = ctx;
+
+	if (t->rings && ev->cpu >= 0 && ev->cpu < t->nr_cpus)
+		osn_ring_push(&t->rings[ev->cpu], ev);
+	if (ev->type == OSN_E_STOP && t->stop_armed && t->collecting) {
+		if (!t->have_stop_ev) {
+			t->stop_ev = *ev;
+			t->have_stop_ev = true;
+		}
+		t->stopped = true;
+	}
+	if (ev->type == OSN_E_SAMPLE)
+		t->periods_seen++;
+	if (!t->collecting || !osn_cpuset_isset(&t->measured, ev->cpu))
+		return;
+	t->ops->on_event(t, ev);
+}
+
+int osn_tool_read(struct osn_tool *t)
+{
+	if (osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed) < 0)
+		return -1;
+	return 0;
+}
+
+void osn_tool_report_info(const struct osn_tool *t,
+			  struct osn_report_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->params = t->p;
+	info->elapsed_s = t->elapsed_s;
+	info->events_lost = t->lost > t->missed ? t->lost : t->missed;
+	info->cpus_str = t->cpus_str;
+	info->threshold_us = t->threshold_us;
+	info->stopped = t->stopped;
+	info->why = t->have_why ? &t->why : NULL;
+}
+
+FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (!t->p->json_file)
+		return stdout;
+	f = fopen(t->p->json_file, "w");
+	if (!f)
+		snprintf(err, errlen, "cannot write %s: %s", t->p->json_file,
+			 strerror(errno));
+	return f;
+}
+
+int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen)
+{
+	if (f == stdout) {
+		fflush(f);
+		return 0;
+	}
+	if (fclose(f)) {
+		snprintf(err, errlen, "cannot write %s: %s", t->p->json_file,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Which CPUs are measured, and what goes to the cpus knob. */
+static int pick_cpus(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct osn_cpuset online;
+	char list[OSN_CPUS_MAX_LEN + 1];
+	int n = 0;
+
+	if (osn_online_cpus(&online)) {
+		snprintf(err, errlen, "cannot read the online CPUs");
+		return -1;
+	}
+	osn_cpuset_zero(&t->measured);
+	for (int c = 0; c < t->nr_cpus; c++) {
+		bool want = t->p->have_cpus ? osn_cpuset_isset(&t->p->cpus, c) : true;
+
+		if (want && osn_cpuset_isset(&online, c))
+			osn_cpuset_set(&t->measured, c);
+		else if (want && t->p->have_cpus)
+			warn("cpu %d is offline: not measured", c);
+	}
+	if (osn_cpuset_empty(&t->measured)) {
+		snprintf(err, errlen, "-c: none of these cpus is online");
+		return -1;
+	}
+	t->cpus = calloc(t->nr_cpus, sizeof(int));
+	if (!t->cpus) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (osn_cpuset_isset(&t->measured, c))
+			t->cpus[n++] = c;
+	t->ncpus = n;
+	osn_format_cpulist(&t->measured, list, sizeof(list));
+	osn_strlcpy(t->cpus_str, list, sizeof(t->cpus_str));
+
+	/* housekeeping: -H, or the online CPUs not measured */
+	if (t->p->have_hk) {
+		if (osn_set_affinity(&t->p->hk, err, errlen))
+			return -1;
+	} else {
+		struct osn_cpuset hk;
+
+		osn_cpuset_zero(&hk);
+		for (int c = 0; c < t->nr_cpus; c++)
+			if (osn_cpuset_isset(&online, c) &&
+			    !osn_cpuset_isset(&t->measured, c))
+				osn_cpuset_set(&hk, c);
+		if (!osn_cpuset_empty(&hk) && osn_set_affinity(&hk, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static void check_options_knob(void)
+{
+	char buf[512];
+	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_KNOB_OPTIONS, "r");
+
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) &&
+	    strstr(buf, "NO_" OSN_OPT_WORKLOAD))
+		warn("the module's options have NO_%s: no workload runs, nothing will be measured (echo %s > %s/%s)",
+		     OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, OSN_PARAM_DIR,
+		     OSN_KNOB_OPTIONS);
+	fclose(f);
+}
+
+static int set_knobs(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct osn_knobs *k = &t->session.knobs;
+	char v[32];
+
+	if (osn_knobs_save(k, err, errlen))
+		return -1;
+	osn_session_persist(&t->session);	/* before the first write */
+	if (osn_knobs_set(k, OSN_K_STOP, "0", err, errlen) ||
+	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0", err, errlen) ||
+	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str, err, errlen) ||
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us,
+					 err, errlen))
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
+	if (osn_knobs_set(k, OSN_K_THRESHOLD, v, err, errlen))
+		return -1;
+	t->threshold_us = t->p->threshold_us ? t->p->threshold_us :
+		OSN_DEFAULT_THRESHOLD_US;
+	return 0;
+}
+
+static int arm_stop(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct osn_knobs *k = &t->session.knobs;
+	char v[32];
+
+	if (!t->stop_armed)
+		return 0;
+	t->session.top_tracing_on = tracefs_trace_is_on(NULL);
+	osn_session_persist(&t->session);
+	if (t->p->stop_us) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->stop_us);
+		if (osn_knobs_set(k, OSN_K_STOP, v, err, errlen))
+			return -1;
+	}
+	if (t->p->stop_total_us) {
+		snprintf(v, sizeof(v), "%llu",
+			 (unsigned long long)t->p->stop_total_us);
+		if (osn_knobs_set(k, OSN_K_STOP_TOTAL, v, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* traceoff on osn:stop, recording the stop event itself when possible */
+static int add_traceoff(struct tracefs_instance *inst, int debug, char *err,
+			size_t errlen)
+{
+	if (!osn_event_trigger(inst, OSN_EVENT_SYSTEM, OSN_EV_STOP,
+			       "traceoff if " OSN_F_REASON " < 256", debug,
+			       err, errlen))
+		return 0;
+	return osn_event_trigger(inst, OSN_EVENT_SYSTEM, OSN_EV_STOP,
+				 "traceoff", debug, err, errlen);
+}
+
+static int setup_instances(struct osn_tool *t, char *err, size_t errlen)
+{
+	const struct osn_params *p = t->p;
+	int d = p->debug;
+	char buf[64];
+
+	osn_session_add_instance(&t->session, t->ops->instance);
+	t->inst = osn_instance_new(t->ops->instance, d, err, errlen);
+	if (!t->inst)
+		return -1;
+	if (p->trace_file) {
+		osn_session_add_instance(&t->session, TRACE_INSTANCE);
+		t->tinst = osn_instance_new(TRACE_INSTANCE, d, err, errlen);
+		if (!t->tinst)
+			return -1;
+	}
+	if (p->buffer_kb) {
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p->buffer_kb);
+		if (osn_instance_write(t->inst, "buffer_size_kb", buf, d, err, errlen))
+			return -1;
+		if (t->tinst &&
+		    osn_instance_write(t->tinst, "buffer_size_kb", buf, d, err,
+				       errlen))
+			return -1;
+	}
+	if (osn_decoder_init(&t->dec, err, errlen))
+		return -1;
+
+	/* the tool's instance: per-period samples, and for a stop
+	 * condition every osn event (to explain the stop) */
+	if (t->stop_armed) {
+		if (p->stop_us && !p->stop_total_us) {
+			/* only the offending samples are needed */
+			snprintf(buf, sizeof(buf), OSN_F_DURATION " >= %llu",
+				 (unsigned long long)p->stop_us * 1000);
+			if (osn_event_filter(t->inst, OSN_EVENT_SYSTEM,
+					     OSN_EV_SAMPLE_THRESHOLD, buf, d, err,
+					     errlen))
+				return -1;
+		}
+		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, NULL, d, err,
+				     errlen) ||
+		    add_traceoff(t->inst, d, err, errlen))
+			return -1;
+		t->rings = calloc(t->nr_cpus, sizeof(*t->rings));
+		if (!t->rings) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (size_t i = 0; i < t->ncpus; i++)
+			if (osn_ring_init(&t->rings[t->cpus[i]], RING_EVENTS)) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+	} else if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
+				    d, err, errlen)) {
+		return -1;
+	}
+
+	/* -t: every osn event, the -e events, stopped with the tool */
+	if (t->tinst) {
+		for (int i = 0; i < p->nevents; i++) {
+			const struct osn_event_opt *e = &p->events[i];
+			const char *ev = e->event[0] ? e->event : NULL;
+
+			if (osn_event_enable(t->tinst, e->system, ev, d, err, errlen))
+				return -1;
+			if (e->filter && (!ev ?
+			    (snprintf(err, errlen, "--filter needs -e sys:event, not a whole system (%s)",
+				      e->system), 1) :
+			    osn_event_filter(t->tinst, e->system, ev, e->filter,
+					     d, err, errlen)))
+				return -1;
+			if (e->trigger && (!ev ?
+			    (snprintf(err, errlen, "--trigger needs -e sys:event, not a whole system (%s)",
+				      e->system), 1) :
+			    osn_event_trigger(t->tinst, e->system, ev, e->trigger,
+					      d, err, errlen)))
+				return -1;
+		}
+		if (osn_event_enable(t->tinst, OSN_EVENT_SYSTEM, NULL, d, err,
+				     errlen))
+			return -1;
+		if (t->stop_armed && add_traceoff(t->tinst, d, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* -P: wait for the osn/N threads, then sched_setattr each. */
+static int apply_priority(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct osn_thread *th;
+	char prio[64];
+	int n = 0;
+
+	if (t->p->sched.policy == OSN_SCHED_NONE)
+		return 0;
+	th = calloc(t->ncpus, sizeof(*th));
+	if (!th) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		n = osn_find_threads(&t->measured, th, (int)t->ncpus);
+		if (n >= (int)t->ncpus || !osn_tool_sleep_ms(100))
+			break;
+	}
+	osn_format_sched(&t->p->sched, prio, sizeof(prio));
+	if (n <= 0) {
+		snprintf(err, errlen,
+			 "-P %s: no workload thread %sN for cpus %.200s appeared in 10 s",
+			 prio, OSN_THREAD_PREFIX, t->cpus_str);
+		free(th);
+		return osn_interrupted ? 0 : -1;
+	}
+	if (n < (int)t->ncpus)
+		warn("-P %s: only %d of %zu workload threads found", prio, n,
+		     t->ncpus);
+	for (int i = 0; i < n; i++) {
+		if (t->p->debug)
+			fprintf(stderr, "osn: debug: sched_setattr(%s%d, pid %d, %s)\n",
+				OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid, prio);
+		if (osn_apply_sched(th[i].pid, &t->p->sched)) {
+			snprintf(err, errlen, "-P %s on %s%d (pid %d): %s", prio,
+				 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
+				 strerror(errno));
+			free(th);
+			return -1;
+		}
+	}
+	free(th);
+	return 0;
+}
+
+static bool tool_instance_off(struct osn_tool *t)
+{
+	return t->stop_armed && tracefs_trace_is_on(t->inst) == 0;
+}
+
+/* Explain the stop from the per-CPU histories. */
+static void explain(struct osn_tool *t)
+{
+	int reason = t->p->stop_us ? OSN_STOP_SINGLE : OSN_STOP_TOTAL;
+	uint64_t thr = (t->p->stop_us ? t->p->stop_us : t->p->stop_total_us) * 1000;
+
+	if (!t->rings)
+		return;
+	if (t->have_stop_ev) {
+		int c = t->stop_ev.cpu;
+
+		if (c >= 0 && c < t->nr_cpus &&
+		    !osn_explain(&t->rings[c], &t->stop_ev, reason, thr, &t->why))
+			t->have_why = true;
+		else {
+			/* keep what the stop event says */
+			osn_explain(NULL, &t->stop_ev, reason, thr, &t->why);
+			t->have_why = true;
+		}
+		return;
+	}
+	/* no osn:stop recorded: the most recent over-threshold sample */
+	if (reason == OSN_STOP_SINGLE) {
+		uint64_t best_ts = 0;
+
+		for (size_t i = 0; i < t->ncpus; i++) {
+			struct osn_explanation x;
+
+			if (!osn_explain(&t->rings[t->cpus[i]], NULL, reason, thr, &x) &&
+			    x.have_sample && x.start >= best_ts) {
+				best_ts = x.start;
+				t->why = x;
+				t->have_why = true;
+			}
+		}
+	}
+}
+
+int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
+		 int nr_cpus)
+{
+	struct osn_tool tool, *t = &tool;
+	char err[1024] = "", cerr[1024] = "";
+	const char *ours[] = { ops->instance, TRACE_INSTANCE, NULL };
+	char who[512];
+	int ret = 1;
+	bool session = false;
+	uint64_t next_tick, end_ms = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->ops = ops;
+	t->nr_cpus = nr_cpus;
+	t->text = p->json && !p->json_file ? stderr : stdout;
+	t->stop_armed = p->stop_us || p->stop_total_us;
+	if (p->json && !p->json_file)
+		p->quiet = true;
+
+	tracefs_set_loglevel(p->debug > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
+	tep_set_loglevel(p->debug > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
+	if (osn_check_env(err, sizeof(err)))
+		goto out;
+	osn_signals_install();
+	if (osn_session_begin(&t->session, ops->name, p->debug, err, sizeof(err)))
+		goto out;
+	session = true;
+	if (pick_cpus(t, err, sizeof(err)))
+		goto out;
+	check_options_knob();
+	if (osn_other_users(ours, who, sizeof(who)) > 0)
+		warn("osn events are also enabled in %s: they share the workload and see this run's settings",
+		     who);
+	if (set_knobs(t, err, sizeof(err)) ||
+	    setup_instances(t, err, sizeof(err)) ||
+	    apply_priority(t, err, sizeof(err)))
+		goto out;
+
+	/* warm-up: the workload runs, nothing is collected */
+	if (p->warmup_s) {
+		uint64_t until = now_ms() + p->warmup_s * 1000;
+
+		while (now_ms() < until && osn_tool_sleep_ms(100))
+			if (osn_tool_read(t))
+				break;
+	}
+	if (osn_tool_read(t)) {	/* drop what the warm-up produced */
+		snprintf(err, sizeof(err), "cannot read instance %s", ops->instance);
+		goto out;
+	}
+	if (osn_interrupted)
+		goto end;
+	if (arm_stop(t, err, sizeof(err)))
+		goto out;
+	if (ops->start && ops->start(t, err, sizeof(err)))
+		goto out;
+	t->collecting = true;
+	clock_gettime(CLOCK_MONOTONIC, &t->t0);
+	next_tick = now_ms() + 1000;
+	if (p->duration_s)
+		end_ms = now_ms() + p->duration_s * 1000;
+
+	while (!osn_interrupted) {
+		uint64_t now;
+
+		if (!osn_tool_sleep_ms(100))
+			break;
+		now = now_ms();
+		t->elapsed_s = (now - ((uint64_t)t->t0.tv_sec * 1000 +
+				       t->t0.tv_nsec / 1000000)) / 1000;
+		if (tool_instance_off(t))
+			t->stopped = true;
+		if (now >= next_tick || t->stopped ||
+		    (end_ms && now >= end_ms)) {
+			next_tick += 1000;
+			if (next_tick < now)
+				next_tick = now + 1000;
+			if (osn_tool_read(t)) {
+				snprintf(err, sizeof(err), "cannot read instance %s",
+					 ops->instance);
+				goto out;
+			}
+			t->lost = osn_instance_lost(t->inst, t->nr_cpus);
+			if (!t->stopped && ops->tick)
+				ops->tick(t);
+		}
+		if (t->stopped || (end_ms && now >= end_ms))
+			break;
+	}
+end:
+	/* the last events (the stop and what led to it) */
+	osn_tool_read(t);
+	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
+	if (t->collecting) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		t->elapsed_s = now.tv_sec - t->t0.tv_sec -
+			(now.tv_nsec < t->t0.tv_nsec ? 1 : 0);
+	}
+	if (t->stopped)
+		explain(t);
+	if (ops->finish && ops->finish(t, err, sizeof(err)))
+		goto out;
+	if (ops->report && ops->report(t, err, sizeof(err)))
+		goto out;
+	if (t->collecting && !t->periods_seen && t->elapsed_s * 1000000 >= 2 * p->period_us)
+		warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
+		     OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
+		     (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,
+		     OSN_KNOB_OPTIONS);
+	if (t->tinst) {
+		fprintf(t->text, "  Saving trace to %s\n", p->trace_file);
+		if (osn_save_trace(t->tinst, p->trace_file, err, sizeof(err)))
+			goto out;
+	}
+	fflush(t->text);
+	ret = t->stopped ? 2 : 0;
+out:
+	osn_signals_block(true);
+	if (ret == 1 && err[0])
+		fprintf(stderr, "osn: %s\n", err);
+	if (ops->destroy)
+		ops->destroy(t);
+	if (t->rings) {
+		for (int c = 0; c < t->nr_cpus; c++)
+			osn_ring_free(&t->rings[c]);
+		free(t->rings);
+	}
+	if (t->inst)
+		tracefs_instance_free(t->inst);
+	if (t->tinst)
+		tracefs_instance_free(t->tinst);
+	osn_decoder_free(&t->dec);
+	if (session && osn_session_end(&t->session, cerr, sizeof(cerr))) {
+		fprintf(stderr, "osn: could not restore everything: %s (run 'osn cleanup')\n",
+			cerr);
+		ret = 1;
+	}
+	free(t->cpus);
+	return ret;
+}

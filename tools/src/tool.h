@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tool.h - what osn top and osn hist share: checks, the session (lock,
+ * knobs), instances and events, warm-up, the one-second loop, stop
+ * detection and explanation, saving the trace, and undoing everything.
+ * Each command plugs in with struct osn_tool_ops (like rtla's tool_ops).
+ */
+#ifndef OSN_TOOL_H
+#define OSN_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "explain.h"
+#include "params.h"
+#include "render.h"
+#include "session.h"
+#include "stats.h"
+#include "trace.h"
+
+struct osn_tool;
+
+struct osn_tool_ops {
+	const char *name;		/* "top", "hist" */
+	const char *instance;		/* tracefs instance of the tool */
+	/* Warm-up is over: collection starts (hist: add the hist trigger). */
+	int (*start)(struct osn_tool *t, char *err, size_t errlen);
+	/* An osn event of a measured CPU, during collection. */
+	void (*on_event)(struct osn_tool *t, const struct osn_event *ev);
+	/* Once a second during collection (top: refresh). */
+	void (*tick)(struct osn_tool *t);
+	/* Collection is over; tracefs is still set up (hist: read it). */
+	int (*finish)(struct osn_tool *t, char *err, size_t errlen);
+	/* Final output (text and/or JSON). */
+	int (*report)(struct osn_tool *t, char *err, size_t errlen);
+	void (*destroy)(struct osn_tool *t);
+};
+
+struct osn_tool {
+	struct osn_params *p;
+	const struct osn_tool_ops *ops;
+	void *priv;
+
+	int nr_cpus;			/* possible CPUs */
+	struct osn_cpuset measured;	/* online and selected */
+	int *cpus;			/* measured, ascending */
+	size_t ncpus;
+	char cpus_str[OSN_CPUS_MAX_LEN + 1];
+	uint64_t threshold_us;		/* effective */
+
+	struct osn_session session;
+	struct tracefs_instance *inst;	/* the tool's instance */
+	struct tracefs_instance *tinst;	/* -t's instance, or NULL */
+	struct osn_decoder dec;
+
+	bool collecting;		/* warm-up over */
+	bool stop_armed;
+	bool stopped;
+	struct osn_ring *rings;		/* per CPU, when stop is armed */
+	struct osn_event stop_ev;
+	bool have_stop_ev;
+	struct osn_explanation why;
+	bool have_why;
+
+	uint64_t lost;			/* ring buffer overruns/drops */
+	uint64_t missed;		/* records reported missing */
+	uint64_t periods_seen;
+	struct timespec t0;
+	uint64_t elapsed_s;
+	FILE *text;			/* stdout, or stderr with --json on stdout */
+};
+
+/* Run a command; returns the exit status (0, 1 or 2). */
+int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
+		 int nr_cpus);
+
+/* Read and dispatch the events waiting in the tool's instance. */
+int osn_tool_read(struct osn_tool *t);
+/* Fill the common part of a report. */
+void osn_tool_report_info(const struct osn_tool *t,
+			  struct osn_report_info *info);
+/* Open the --json destination (stdout or the file); NULL with @err. */
+FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen);
+int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen);
+/* Sleep @ms milliseconds unless interrupted; false if interrupted. */
+bool osn_tool_sleep_ms(unsigned ms);
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top.c - osn top: per-CPU summary of the OS noise, refreshed once a
+ * second, from the osn:sample events (one per CPU per period).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "osn.h"
+#include "tool.h"
+
+struct top {
+	struct osn_cpu_stats *stats;	/* indexed by cpu */
+};
+
+static void top_on_event(struct osn_tool *t, const struct osn_event *ev)
+{
+	struct top *top = t->priv;
+
+	if (ev->type == OSN_E_SAMPLE)
+		osn_stats_add_sample(&top->stats[ev->cpu], ev);
+}
+
+static void print_table(struct osn_tool *t, bool clear)
+{
+	struct top *top = t->priv;
+	struct osn_top_view v = {
+		.stats = top->stats, .cpus = t->cpus, .ncpus = t->ncpus,
+	};
+	struct osn_report_info info;
+
+	osn_tool_report_info(t, &info);
+	if (clear)
+		fputs("\033[H\033[2J", t->text);
+	osn_render_top(t->text, &v, &info);
+	fflush(t->text);
+}
+
+static void top_tick(struct osn_tool *t)
+{
+	if (t->p->quiet)
+		return;
+	print_table(t, isatty(fileno(t->text)) && !t->p->debug);
+}
+
+static int top_report(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct top *top = t->priv;
+	struct osn_report_info info;
+
+	osn_tool_report_info(t, &info);
+	if (!(t->p->json && !t->p->json_file))
+		print_table(t, !t->p->quiet && isatty(fileno(t->text)) &&
+			    !t->p->debug);
+	if (t->stopped)
+		osn_render_stop(t->text, info.why);
+	else if (info.events_lost && t->p->json && !t->p->json_file)
+		osn_render_lost(stderr, info.events_lost);
+	if (t->p->json) {
+		struct osn_top_view v = {
+			.stats = top->stats, .cpus = t->cpus, .ncpus = t->ncpus,
+		};
+		FILE *f = osn_tool_json_open(t, err, errlen);
+
+		if (!f)
+			return -1;
+		osn_json_top(f, &v, &info);
+		if (osn_tool_json_close(t, f, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+static int top_start(struct osn_tool *t, char *err, size_t errlen)
+{
+	struct top *top = calloc(1, sizeof(*top));
+
+	if (top)
+		top->stats = calloc(t->nr_cpus, sizeof(*top->stats));
+	if (!top || !top->stats) {
+		free(top);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	t->priv = top;
+	return 0;
+}
+
+static void top_destroy(struct osn_tool *t)
+{
+	struct top *top = t->priv;
+
+	if (top)
+		free(top->stats);
+	free(top);
+	t->priv = NULL;
+}
+
+/* report/on_event need priv even when start never ran (early Ctrl-C) */
+static int top_report_safe(struct osn_tool *t, char *err, size_t errlen)
+{
+	if (!t->priv && top_start(t, err, errlen))
+		return -1;
+	return top_report(t, err, errlen);
+}
+
+static const struct osn_tool_ops top_ops = {
+	.name = "top",
+	.instance = "osn_top",
+	.start = top_start,
+	.on_event = top_on_event,
+	.tick = top_tick,
+	.report = top_report_safe,
+	.destroy = top_destroy,
+};
+
+int osn_top_main(int argc, char **argv, int nr_cpus)
+{
+	struct osn_params p;
+	char err[512];
+
+	if (osn_parse_args(OSN_CMD_TOP, argc, argv, nr_cpus, &p, err,
+			   sizeof(err))) {
+		fprintf(stderr, "osn: %s\n", err);
+		return 1;
+	}
+	if (p.help) {
+		osn_usage(OSN_CMD_TOP, stdout);
+		return 0;
+	}
+	if (p.version) {
+		printf("osn " OSN_VERSION "\n");
+		return 0;
+	}
+	return osn_tool_run(&top_ops, &p, nr_cpus);
+}

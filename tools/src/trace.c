@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace.c - tracefs and ring-buffer I/O of the osn CLI (see trace.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "osn/osn_abi.h"
+#include "trace.h"
+#include "util.h"
+
+/* ---- environment ---------------------------------------------------------- */
+
+int osn_check_env(char *err, size_t errlen)
+{
+	const char *path = NULL;
+	char *dir;
+	struct stat st;
+	int r;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "must be run as root (tracefs and the module's knobs are root-only)");
+		return -1;
+	}
+	r = tracefs_tracing_dir_is_mounted(true, &path);
+	if (r < 1 || !tracefs_tracing_dir()) {
+		snprintf(err, errlen,
+			 "tracefs is not mounted and mounting it failed: run 'mount -t tracefs nodev /sys/kernel/tracing'");
+		return -1;
+	}
+	if (stat(OSN_PARAM_DIR, &st)) {
+		snprintf(err, errlen, "module not loaded: run 'modprobe %s'",
+			 OSN_MODULE_NAME);
+		return -1;
+	}
+	dir = tracefs_get_tracing_file("events/" OSN_EVENT_SYSTEM);
+	r = dir ? stat(dir, &st) : -1;
+	tracefs_put_tracing_file(dir);
+	if (r) {
+		snprintf(err, errlen,
+			 "module %s is loaded but tracefs has no events/%s: reload it ('rmmod %s; modprobe %s')",
+			 OSN_MODULE_NAME, OSN_EVENT_SYSTEM, OSN_MODULE_NAME,
+			 OSN_MODULE_NAME);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- decoding ----------------------------------------------------------------- */
+
+struct ev_desc {
+	const char *event;
+	const char *name_field;		/* string field, or NULL */
+	const char *fields[16];
+};
+
+/*
+ * Field order matters: decode() reads them by index.
+ *   noise events: start, duration[, id]
+ */
+static const struct ev_desc ev_desc[OSN_E_NR] = {
+	[OSN_E_SAMPLE] = { OSN_EV_SAMPLE, NULL, {
+		OSN_F_RUNTIME, OSN_F_NOISE, OSN_F_MAX_SAMPLE, OSN_F_MIN_SAMPLE,
+		OSN_F_SAMPLES,
+		OSN_F_HW_COUNT, OSN_F_NMI_COUNT, OSN_F_IRQ_COUNT,
+		OSN_F_SOFTIRQ_COUNT, OSN_F_THREAD_COUNT,
+		OSN_F_HW_TIME, OSN_F_NMI_TIME, OSN_F_IRQ_TIME,
+		OSN_F_SOFTIRQ_TIME, OSN_F_THREAD_TIME, NULL } },
+	[OSN_E_THRESHOLD] = { OSN_EV_SAMPLE_THRESHOLD, NULL, {
+		OSN_F_START, OSN_F_DURATION, OSN_F_INTERFERENCE, NULL } },
+	[OSN_E_IRQ] = { OSN_EV_IRQ_NOISE, OSN_F_DESC, {
+		OSN_F_START, OSN_F_DURATION, OSN_F_VECTOR, NULL } },
+	[OSN_E_SOFTIRQ] = { OSN_EV_SOFTIRQ_NOISE, NULL, {
+		OSN_F_START, OSN_F_DURATION, OSN_F_VECTOR, NULL } },
+	[OSN_E_THREAD] = { OSN_EV_THREAD_NOISE, OSN_F_COMM, {
+		OSN_F_START, OSN_F_DURATION, OSN_F_PID, NULL } },
+	[OSN_E_NMI] = { OSN_EV_NMI_NOISE, NULL, {
+		OSN_F_START, OSN_F_DURATION, NULL } },
+	[OSN_E_STOP] = { OSN_EV_STOP, NULL, {
+		OSN_F_REASON, OSN_F_VALUE, OSN_F_THRESHOLD, NULL } },
+};
+
+int osn_decoder_init(struct osn_decoder *d, char *err, size_t errlen)
+{
+	const char *const systems[] = { OSN_EVENT_SYSTEM, NULL };
+
+	memset(d, 0, sizeof(*d));
+	d->tep = tracefs_local_events_system(NULL, systems);
+	if (!d->tep) {
+		snprintf(err, errlen, "cannot load the formats of events/%s",
+			 OSN_EVENT_SYSTEM);
+		return -1;
+	}
+	for (int t = 0; t < OSN_E_NR; t++) {
+		const struct ev_desc *e = &ev_desc[t];
+
+		d->ev[t] = tep_find_event_by_name(d->tep, OSN_EVENT_SYSTEM,
+						  e->event);
+		if (!d->ev[t]) {
+			snprintf(err, errlen,
+				 "the module has no event %s:%s: module and tool versions differ",
+				 OSN_EVENT_SYSTEM, e->event);
+			goto fail;
+		}
+		d->id_cache[t] = d->ev[t]->id;
+		for (int i = 0; e->fields[i]; i++) {
+			d->f[t][i] = tep_find_field(d->ev[t], e->fields[i]);
+			if (!d->f[t][i]) {
+				snprintf(err, errlen,
+					 "event %s:%s has no field '%s': module and tool versions differ",
+					 OSN_EVENT_SYSTEM, e->event, e->fields[i]);
+				goto fail;
+			}
+		}
+		if (e->name_field) {
+			d->name_field[t] = tep_find_field(d->ev[t], e->name_field);
+			if (!d->name_field[t]) {
+				snprintf(err, errlen,
+					 "event %s:%s has no field '%s': module and tool versions differ",
+					 OSN_EVENT_SYSTEM, e->event, e->name_field);
+				goto fail;
+			}
+		}
+	}
+	return 0;
+fail:
+	osn_decoder_free(d);
+	return -1;
+}
+
+void osn_decoder_free(struct osn_decoder *d)
+{
+	if (d->tep)
+		tep_free(d->tep);
+	memset(d, 0, sizeof(*d));
+}
+
+static uint64_t num(const struct osn_decoder *d, int t, int i,
+		    struct tep_record *record)
+{
+	unsigned long long v = 0;
+
+	if (tep_read_number_field(d->f[t][i], record->data, &v))
+		return 0;
+	return v;
+}
+
+static void str_field(const struct osn_decoder *d, int t,
+		      struct tep_record *record, char *buf, size_t len)
+{
+	const char *name = ev_desc[t].name_field;
+	int flen = 0;
+	const char *p;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	p = tep_get_field_raw(NULL, d->ev[t], name, record, &flen, 0);
+	if (!p || flen <= 0)
+		return;
+	while (n < (size_t)flen && n < len - 1 && p[n])
+		n++;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+int osn_decode(const struct osn_decoder *d, struct tep_event *event,
+	       struct tep_record *record, struct osn_event *ev)
+{
+	int t;
+
+	for (t = 0; t < OSN_E_NR; t++)
+		if (d->id_cache[t] == event->id)
+			break;
+	if (t == OSN_E_NR)
+		return -1;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = t;
+	ev->cpu = record->cpu;
+	ev->ts = record->ts;
+	switch (t) {
+	case OSN_E_SAMPLE:
+		ev->s.runtime = num(d, t, 0, record);
+		ev->s.noise = num(d, t, 1, record);
+		ev->s.max_sample = num(d, t, 2, record);
+		ev->s.min_sample = num(d, t, 3, record);
+		ev->s.samples = num(d, t, 4, record);
+		for (int c = 0; c < OSN_NR_CLASSES; c++) {
+			ev->s.count[c] = num(d, t, 5 + c, record);
+			ev->s.time[c] = num(d, t, 10 + c, record);
+		}
+		break;
+	case OSN_E_THRESHOLD:
+		ev->thr.start = num(d, t, 0, record);
+		ev->thr.duration = num(d, t, 1, record);
+		ev->thr.interference = num(d, t, 2, record);
+		break;
+	case OSN_E_IRQ:
+	case OSN_E_SOFTIRQ:
+	case OSN_E_THREAD:
+	case OSN_E_NMI:
+		ev->noise.start = num(d, t, 0, record);
+		ev->noise.duration = num(d, t, 1, record);
+		ev->noise.id = t == OSN_E_NMI ? -1 : (int)num(d, t, 2, record);
+		if (ev_desc[t].name_field)
+			str_field(d, t, record, ev->noise.name,
+				  sizeof(ev->noise.name));
+		break;
+	case OSN_E_STOP:
+		ev->stop.reason = (int)num(d, t, 0, record);
+		ev->stop.value = num(d, t, 1, record);
+		ev->stop.threshold = num(d, t, 2, record);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+struct read_ctx {
+	struct osn_decoder *d;
+	osn_event_cb cb;
+	void *ctx;
+	long n;
+	uint64_t missed;
+};
+
+static int read_cb(struct tep_event *event, struct tep_record *record,
+		   int cpu, void *data)
+{
+	struct read_ctx *rc = data;
+	struct osn_event ev;
+
+	(void)cpu;
+	if (record->missed_events > 0)
+		rc->missed += record->missed_events;
+	if (osn_decode(rc->d, event, record, &ev))
+		return 0;
+	rc->n++;
+	rc->cb(&ev, rc->ctx);
+	return 0;
+}
+
+long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
+		     osn_event_cb cb, void *ctx, uint64_t *missed)
+{
+	struct read_ctx rc = { .d = d, .cb = cb, .ctx = ctx };
+
+	if (tracefs_iterate_raw_events(d->tep, inst, NULL, 0, read_cb, &rc) < 0)
+		return -1;
+	if (missed)
+		*missed += rc.missed;
+	return rc.n;
+}
+
+/* ---- instances ------------------------------------------------------------------ */
+
+static void dbg(int debug, const char *inst, const char *what, const char *val)
+{
+	if (debug)
+		fprintf(stderr, "osn: debug: instances/%s/%s <- '%s'\n", inst,
+			what, val);
+}
+
+static const char *iname(struct tracefs_instance *inst)
+{
+	const char *n = inst ? tracefs_instance_get_name(inst) : NULL;
+
+	return n ? n : "(top)";
+}
+
+/* The last line of the instance's error_log, for a failed write. */
+static void last_error(struct tracefs_instance *inst, char *buf, size_t len)
+{
+	char *e = tracefs_error_last(inst);
+
+	buf[0] = '\0';
+	if (e) {
+		char *nl;
+
+		/* keep the first line ("[...] hist:...: error: <what>") */
+		nl = strchr(e, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(buf, len, " (%s)", e);
+		free(e);
+	}
+}
+
+struct tracefs_instance *osn_instance_new(const char *name, int debug,
+					  char *err, size_t errlen)
+{
+	struct tracefs_instance *inst;
+
+	if (tracefs_instance_exists(name)) {
+		snprintf(err, errlen, "tracefs instance %s already exists", name);
+		return NULL;
+	}
+	if (debug)
+		fprintf(stderr, "osn: debug: mkdir instances/%s\n", name);
+	inst = tracefs_instance_create(name);
+	if (!inst) {
+		snprintf(err, errlen, "cannot create tracefs instance %s: %s",
+			 name, strerror(errno));
+		return NULL;
+	}
+	return inst;
+}
+
+static void remove_triggers(struct tracefs_instance *inst, const char *sys,
+			    const char *event, int debug)
+{
+	char *text = tracefs_event_file_read(inst, sys, event, "trigger", NULL);
+	char *line, *save = NULL;
+
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char cmd[1024];
+		char *sfx;
+
+		if (line[0] == '#' || !line[0])
+			continue;
+		if (!strncmp(line, "hist:", 5)) {
+			snprintf(cmd, sizeof(cmd), "!%s", line);
+			sfx = strstr(cmd, " [active]");
+			if (!sfx)
+				sfx = strstr(cmd, " [paused]");
+			if (sfx)
+				*sfx = '\0';
+		} else {
+			/* "traceoff:unlimited if ..." -> "!traceoff" */
+			size_t n = strcspn(line, ": ");
+
+			if (!strncmp(line, "enable_", 7) ||
+			    !strncmp(line, "disable_", 8)) {
+				/* enable_event:sys:event:count */
+				char *c1 = strchr(line, ':');
+				char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+				char *c3 = c2 ? strchr(c2 + 1, ':') : NULL;
+
+				n = c3 ? (size_t)(c3 - line) : strcspn(line, " ");
+			}
+			snprintf(cmd, sizeof(cmd), "!%.*s", (int)n, line);
+		}
+		dbg(debug, iname(inst), "events/.../trigger", cmd);
+		tracefs_event_file_append(inst, sys, event, "trigger", cmd);
+	}
+	free(text);
+}
+
+int osn_instance_remove(const char *name, int debug, char *err, size_t errlen)
+{
+	struct tracefs_instance *inst;
+	char **events;
+	int r;
+
+	if (!tracefs_instance_exists(name))
+		return 0;
+	inst = tracefs_instance_alloc(NULL, name);
+	if (!inst) {
+		snprintf(err, errlen, "cannot open tracefs instance %s", name);
+		return -1;
+	}
+	/* stop recording first, then undo what osn may have set up */
+	tracefs_trace_off(inst);
+	events = tracefs_system_events(NULL, OSN_EVENT_SYSTEM);
+	for (int i = 0; events && events[i]; i++)
+		remove_triggers(inst, OSN_EVENT_SYSTEM, events[i], debug);
+	tracefs_list_free(events);
+	dbg(debug, name, "events/enable", "0");
+	tracefs_instance_file_write(inst, "events/enable", "0");
+	if (debug)
+		fprintf(stderr, "osn: debug: rmdir instances/%s\n", name);
+	r = tracefs_instance_destroy(inst);
+	if (r && tracefs_instance_exists(name)) {
+		snprintf(err, errlen, "cannot remove tracefs instance %s: %s",
+			 name, strerror(errno));
+		tracefs_instance_free(inst);
+		return -1;
+	}
+	tracefs_instance_free(inst);
+	return 0;
+}
+
+int osn_event_enable(struct tracefs_instance *inst, const char *sys,
+		     const char *event, int debug, char *err, size_t errlen)
+{
+	if (debug)
+		fprintf(stderr, "osn: debug: instances/%s: enable %s:%s\n",
+			iname(inst), sys, event ? event : "*");
+	if (tracefs_event_enable(inst, sys, event)) {
+		snprintf(err, errlen, "cannot enable event %s%s%s: %s", sys,
+			 event ? ":" : "", event ? event : "",
+			 errno == ENOENT || errno == 0 ? "no such event" :
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int event_file_write(struct tracefs_instance *inst, const char *sys,
+			    const char *event, const char *file,
+			    const char *val, bool append, int debug,
+			    char *err, size_t errlen)
+{
+	char e[512];
+	int r;
+
+	dbg(debug, iname(inst), file, val);
+	tracefs_error_clear(inst);
+	if (append)
+		r = tracefs_event_file_append(inst, sys, event, file, val);
+	else
+		r = tracefs_event_file_write(inst, sys, event, file, val);
+	if (r < 0) {
+		int saved = errno;
+
+		last_error(inst, e, sizeof(e));
+		snprintf(err, errlen, "the kernel rejected %s '%s' on %s:%s: %s%s",
+			 file, val, sys, event, strerror(saved), e);
+		return -1;
+	}
+	return 0;
+}
+
+int osn_event_filter(struct tracefs_instance *inst, const char *sys,
+		     const char *event, const char *filter, int debug,
+		     char *err, size_t errlen)
+{
+	return event_file_write(inst, sys, event, "filter", filter, false,
+				debug, err, errlen);
+}
+
+int osn_event_trigger(struct tracefs_instance *inst, const char *sys,
+		      const char *event, const char *trigger, int debug,
+		      char *err, size_t errlen)
+{
+	return event_file_write(inst, sys, event, "trigger", trigger, true,
+				debug, err, errlen);
+}
+
+int osn_event_trigger_remove(struct tracefs_instance *inst, const char *sys,
+			     const char *event, const char *trigger, int debug)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "!%s", trigger);
+	dbg(debug, iname(inst), "trigger", cmd);
+	return tracefs_event_file_append(inst, sys, event, "trigger", cmd) < 0 ?
+		-1 : 0;
+}
+
+int osn_instance_write(struct tracefs_instance *inst, const char *file,
+		       const char *val, int debug, char *err, size_t errlen)
+{
+	dbg(debug, iname(inst), file, val);
+	if (tracefs_instance_file_write(inst, file, val) < 0) {
+		snprintf(err, errlen, "the kernel rejected %s=%s in instance %s: %s",
+			 file, val, iname(inst), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
+{
+	uint64_t lost = 0;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		char file[64], *text, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		if (!text)
+			continue;
+		p = strstr(text, "overrun:");
+		if (p)
+			lost += strtoull(p + 8, NULL, 10);
+		p = strstr(text, "dropped events:");
+		if (p)
+			lost += strtoull(p + 15, NULL, 10);
+		free(text);
+	}
+	return lost;
+}
+
+int osn_save_trace(struct tracefs_instance *inst, const char *path,
+		   char *err, size_t errlen)
+{
+	int size = 0;
+	char *text = tracefs_instance_file_read(inst, "trace", &size);
+	FILE *f;
+
+	if (!text) {
+		snprintf(err, errlen, "cannot read the trace of instance %s",
+			 iname(inst));
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	if (size > 0 && fwrite(text, 1, size, f) != (size_t)size) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (fclose(f)) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static bool osn_enabled_in(struct tracefs_instance *inst)
+{
+	char *v = tracefs_instance_file_read(inst, "events/" OSN_EVENT_SYSTEM "/enable",
+					     NULL);
+	bool on = v && v[0] != '0';
+
+	free(v);
+	return on;
+}
+
+int osn_other_users(const char *const *ours, char *who, size_t wholen)
+{
+	char **names = tracefs_instances(NULL);
+	int n = 0;
+
+	who[0] = '\0';
+	if (osn_enabled_in(NULL)) {
+		snprintf(who, wholen, "the top-level buffer");
+		n++;
+	}
+	for (int i = 0; names && names[i]; i++) {
+		struct tracefs_instance *inst;
+		bool mine = false;
+
+		for (int k = 0; ours[k]; k++)
+			if (!strcmp(ours[k], names[i]))
+				mine = true;
+		if (mine)
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst && osn_enabled_in(inst)) {
+			size_t l = strlen(who);
+
+			snprintf(who + l, wholen - l, "%sinstance %s",
+				 l ? ", " : "", names[i]);
+			n++;
+		}
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+	return n;
+}

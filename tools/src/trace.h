@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace.h - tracefs and ring-buffer I/O of the osn CLI (libtracefs,
+ * libtraceevent).  Everything here talks to the kernel; the logic that
+ * uses what it reads lives in the pure modules.
+ */
+#ifndef OSN_TRACE_H
+#define OSN_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracefs.h>
+#include <event-parse.h>
+
+#include "event.h"
+
+/* Root, tracefs (mounted via libtracefs if needed), module loaded. */
+int osn_check_env(char *err, size_t errlen);
+
+/* Decodes osn records into struct osn_event. */
+struct osn_decoder {
+	struct tep_handle *tep;
+	struct tep_event *ev[OSN_E_NR];
+	struct tep_format_field *f[OSN_E_NR][16];
+	struct tep_format_field *name_field[OSN_E_NR];	/* desc / comm */
+	int id_cache[OSN_E_NR];			/* event id per type */
+};
+
+/* Load the osn event formats and check every field the CLI uses. */
+int osn_decoder_init(struct osn_decoder *d, char *err, size_t errlen);
+void osn_decoder_free(struct osn_decoder *d);
+/* 0 and *out filled if @record is an osn event, -1 otherwise. */
+int osn_decode(const struct osn_decoder *d, struct tep_event *event,
+	       struct tep_record *record, struct osn_event *out);
+
+typedef void (*osn_event_cb)(const struct osn_event *ev, void *ctx);
+/*
+ * Consume every record in @inst (trace_pipe_raw of each CPU), calling @cb
+ * for the osn events.  Returns the number of osn events, -1 on error.
+ * *@missed is increased by the events the ring buffer reported missing.
+ */
+long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
+		     osn_event_cb cb, void *ctx, uint64_t *missed);
+
+/* Create a new instance (fails if it exists: the caller cleans first). */
+struct tracefs_instance *osn_instance_new(const char *name, int debug,
+					  char *err, size_t errlen);
+/*
+ * Remove every trigger of every event of @name, disable its events and
+ * remove the instance.  Works on any instance (stale ones included);
+ * returns -1 if it could not be removed.
+ */
+int osn_instance_remove(const char *name, int debug, char *err, size_t errlen);
+
+int osn_event_enable(struct tracefs_instance *inst, const char *sys,
+		     const char *event, int debug, char *err, size_t errlen);
+int osn_event_filter(struct tracefs_instance *inst, const char *sys,
+		     const char *event, const char *filter, int debug,
+		     char *err, size_t errlen);
+int osn_event_trigger(struct tracefs_instance *inst, const char *sys,
+		      const char *event, const char *trigger, int debug,
+		      char *err, size_t errlen);
+int osn_event_trigger_remove(struct tracefs_instance *inst, const char *sys,
+			     const char *event, const char *trigger, int debug);
+/* Write an instance file ("buffer_size_kb", ...) with a clear error. */
+int osn_instance_write(struct tracefs_instance *inst, const char *file,
+		       const char *val, int debug, char *err, size_t errlen);
+
+/* Events the ring buffers of @inst overwrote or dropped (per_cpu stats). */
+uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus);
+/* Copy the text of @inst's trace to @path. */
+int osn_save_trace(struct tracefs_instance *inst, const char *path,
+		   char *err, size_t errlen);
+
+/* Is any osn event enabled in an instance other than ours (or at top level)? */
+int osn_other_users(const char *const *ours, char *who, size_t wholen);
+
+#endif

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - pure helpers of the osn CLI (see util.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void osn_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t n;
+
+	if (!len)
+		return;
+	n = strlen(src);
+	if (n >= len)
+		n = len - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+int osn_cpuset_count(const struct osn_cpuset *s)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		n += __builtin_popcountll(s->w[i]);
+	return n;
+}
+
+int osn_cpuset_last(const struct osn_cpuset *s)
+{
+	for (int i = OSN_MAX_CPUS / 64 - 1; i >= 0; i--)
+		if (s->w[i])
+			return i * 64 + 63 - __builtin_clzll(s->w[i]);
+	return -1;
+}
+
+bool osn_cpuset_empty(const struct osn_cpuset *s)
+{
+	return osn_cpuset_last(s) < 0;
+}
+
+/* Parse a decimal CPU number at *p; advances *p. */
+static int parse_cpu(const char **p, long *out)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (errno || v > 1000000)
+		return -1;
+	*out = v;
+	*p = end;
+	return 0;
+}
+
+int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set,
+		      char *err, size_t errlen)
+{
+	const char *p = str;
+	long a, b;
+
+	osn_cpuset_zero(set);
+	if (!str || !*str)
+		return errf(err, errlen, "empty cpu list");
+	if (nr_cpus > OSN_MAX_CPUS || nr_cpus <= 0)
+		nr_cpus = OSN_MAX_CPUS;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (parse_cpu(&p, &a))
+			return errf(err, errlen,
+				    "'%s' is not a cpu list (e.g. 0-3,5)", str);
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (parse_cpu(&p, &b))
+				return errf(err, errlen,
+					    "'%s' is not a cpu list (e.g. 0-3,5)",
+					    str);
+			if (b < a)
+				return errf(err, errlen,
+					    "'%s': range %ld-%ld is reversed",
+					    str, a, b);
+		}
+		if (b >= nr_cpus) {
+			if (nr_cpus == 1)
+				return errf(err, errlen,
+					    "'%s': cpu %ld does not exist (this machine has cpu 0)",
+					    str, b);
+			return errf(err, errlen,
+				    "'%s': cpu %ld does not exist (this machine has cpus 0-%d)",
+				    str, b, nr_cpus - 1);
+		}
+		for (long c = a; c <= b; c++)
+			osn_cpuset_set(set, (int)c);
+		while (*p == ' ')
+			p++;
+		if (*p == '\0' || *p == '\n')
+			break;
+		if (*p != ',')
+			return errf(err, errlen,
+				    "'%s' is not a cpu list (e.g. 0-3,5)", str);
+		p++;
+	}
+	return 0;
+}
+
+void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len)
+{
+	size_t off = 0;
+	int c = 0, last = osn_cpuset_last(set);
+
+	if (len)
+		buf[0] = '\0';
+	while (c <= last) {
+		int start, n;
+
+		if (!osn_cpuset_isset(set, c)) {
+			c++;
+			continue;
+		}
+		start = c;
+		while (c + 1 <= last && osn_cpuset_isset(set, c + 1))
+			c++;
+		if (start == c)
+			n = snprintf(buf + off, len - off, "%s%d",
+				     off ? "," : "", start);
+		else
+			n = snprintf(buf + off, len - off, "%s%d-%d",
+				     off ? "," : "", start, c);
+		if (n < 0 || (size_t)n >= len - off)
+			return;
+		off += n;
+		c++;
+	}
+}
+
+/* Leading number of @str: digits only (no sign, no spaces). */
+static int leading_u64(const char *str, uint64_t *v, const char **rest)
+{
+	char *end;
+
+	if (!str || !isdigit((unsigned char)*str))
+		return -1;
+	errno = 0;
+	*v = strtoull(str, &end, 10);
+	if (errno == ERANGE)
+		return -2;
+	*rest = end;
+	return 0;
+}
+
+int osn_parse_u64(const char *str, uint64_t max, uint64_t *out, char *err,
+		  size_t errlen)
+{
+	const char *rest;
+	uint64_t v;
+	int r;
+
+	if (str && *str == '-')
+		return errf(err, errlen, "'%s' is negative", str);
+	r = leading_u64(str, &v, &rest);
+	if (r == -2 || (!r && !*rest && v > max))
+		return errf(err, errlen, "'%s' is too large (max %llu)", str,
+			    (unsigned long long)max);
+	if (r || *rest)
+		return errf(err, errlen, "'%s' is not a number", str ? str : "");
+	*out = v;
+	return 0;
+}
+
+int osn_parse_duration_s(const char *str, uint64_t *out, char *err,
+			 size_t errlen)
+{
+	const char *rest;
+	uint64_t v, mult = 1;
+	int r;
+
+	if (str && *str == '-')
+		return errf(err, errlen, "'%s' is negative", str);
+	r = leading_u64(str, &v, &rest);
+	if (r == -2)
+		return errf(err, errlen, "'%s' is too long", str);
+	if (r)
+		return errf(err, errlen,
+			    "'%s' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)",
+			    str ? str : "");
+	if (!strcmp(rest, "") || !strcmp(rest, "s"))
+		mult = 1;
+	else if (!strcmp(rest, "m"))
+		mult = 60;
+	else if (!strcmp(rest, "h"))
+		mult = 3600;
+	else if (!strcmp(rest, "d"))
+		mult = 86400;
+	else
+		return errf(err, errlen,
+			    "'%s': unknown unit '%s' (use s, m, h or d)", str,
+			    rest);
+	if (v > UINT64_MAX / mult / 1000000000ULL)
+		return errf(err, errlen, "'%s' is too long", str);
+	*out = v * mult;
+	return 0;
+}
+
+int osn_parse_time_ns(const char *str, uint64_t *out, char *err,
+		      size_t errlen)
+{
+	const char *rest;
+	uint64_t v, mult;
+	int r;
+
+	if (str && *str == '-')
+		return errf(err, errlen, "'%s' is negative", str);
+	r = leading_u64(str, &v, &rest);
+	if (r == -2)
+		return errf(err, errlen, "'%s' is too large", str);
+	if (r)
+		return errf(err, errlen,
+			    "'%s' is not a time (e.g. 500us, 1ms)",
+			    str ? str : "");
+	if (!strcmp(rest, "") || !strcmp(rest, "ns"))
+		mult = 1;
+	else if (!strcmp(rest, "us"))
+		mult = 1000;
+	else if (!strcmp(rest, "ms"))
+		mult = 1000000;
+	else if (!strcmp(rest, "s"))
+		mult = 1000000000;
+	else
+		return errf(err, errlen,
+			    "'%s': unknown unit '%s' (use ns, us, ms or s)",
+			    str, rest);
+	if (v > UINT64_MAX / mult)
+		return errf(err, errlen, "'%s' is too large", str);
+	*out = v * mult;
+	return 0;
+}
+
+static int parse_int_range(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
+		    size_t errlen)
+{
+	long v;
+
+	memset(out, 0, sizeof(*out));
+	if (!str || strlen(str) < 3 || str[1] != ':')
+		goto bad;
+	switch (str[0]) {
+	case 'o':
+	case 'O':
+		if (parse_int_range(str + 2, -20, 19, &v))
+			return errf(err, errlen,
+				    "'%s': SCHED_OTHER takes a nice value -20..19",
+				    str);
+		out->policy = OSN_SCHED_OTHER;
+		out->prio = (int)v;
+		return 0;
+	case 'r':
+	case 'R':
+	case 'f':
+	case 'F':
+		if (parse_int_range(str + 2, 1, 99, &v))
+			return errf(err, errlen,
+				    "'%s': real-time priority must be 1..99",
+				    str);
+		out->policy = (str[0] == 'r' || str[0] == 'R') ?
+			OSN_SCHED_RR : OSN_SCHED_FIFO;
+		out->prio = (int)v;
+		return 0;
+	case 'd':
+	case 'D': {
+		char buf[64], *colon;
+
+		osn_strlcpy(buf, str + 2, sizeof(buf));
+		colon = strchr(buf, ':');
+		if (!colon)
+			return errf(err, errlen,
+				    "'%s': SCHED_DEADLINE takes d:runtime:period (e.g. d:100us:1ms)",
+				    str);
+		*colon = '\0';
+		if (osn_parse_time_ns(buf, &out->runtime_ns, err, errlen) ||
+		    osn_parse_time_ns(colon + 1, &out->period_ns, err, errlen))
+			return -1;
+		if (!out->runtime_ns || out->runtime_ns > out->period_ns)
+			return errf(err, errlen,
+				    "'%s': SCHED_DEADLINE needs 0 < runtime <= period",
+				    str);
+		if (out->runtime_ns < 1024)
+			return errf(err, errlen,
+				    "'%s': SCHED_DEADLINE runtime must be >= 1024 ns (units: ns, us, ms, s; none = ns)",
+				    str);
+		out->policy = OSN_SCHED_DEADLINE;
+		return 0;
+	}
+	default:
+		break;
+	}
+bad:
+	return errf(err, errlen,
+		    "'%s' is not a priority (o:nice, r:prio, f:prio or d:runtime:period)",
+		    str ? str : "");
+}
+
+void osn_format_sched(const struct osn_sched *s, char *buf, size_t len)
+{
+	switch (s->policy) {
+	case OSN_SCHED_OTHER:
+		snprintf(buf, len, "o:%d", s->prio);
+		break;
+	case OSN_SCHED_RR:
+		snprintf(buf, len, "r:%d", s->prio);
+		break;
+	case OSN_SCHED_FIFO:
+		snprintf(buf, len, "f:%d", s->prio);
+		break;
+	case OSN_SCHED_DEADLINE:
+		snprintf(buf, len, "d:%lluns:%lluns",
+			 (unsigned long long)s->runtime_ns,
+			 (unsigned long long)s->period_ns);
+		break;
+	default:
+		snprintf(buf, len, "none");
+	}
+}
+
+void osn_format_elapsed(uint64_t secs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%3llu %02u:%02u:%02u",
+		 (unsigned long long)(secs / 86400),
+		 (unsigned)(secs / 3600 % 24), (unsigned)(secs / 60 % 60),
+		 (unsigned)(secs % 60));
+}
+
+void osn_format_us3(uint64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%03u", (unsigned long long)(ns / 1000),
+		 (unsigned)(ns % 1000));
+}
+
+const char *osn_softirq_name(int vec)
+{
+	static const char * const names[] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+		"TASKLET", "SCHED", "HRTIMER", "RCU",
+	};
+
+	if (vec < 0 || vec >= (int)(sizeof(names) / sizeof(names[0])))
+		return "?";
+	return names[vec];
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - pure helpers of the osn CLI: cpulists, durations, numbers,
+ * scheduling parameters.  No I/O here: everything is unit-tested on the
+ * host (tests/unit/).
+ */
+#ifndef OSN_UTIL_H
+#define OSN_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OSN_MAX_CPUS	4096
+
+struct osn_cpuset {
+	uint64_t w[OSN_MAX_CPUS / 64];
+};
+
+static inline void osn_cpuset_zero(struct osn_cpuset *s)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		s->w[i] = 0;
+}
+
+static inline void osn_cpuset_set(struct osn_cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < OSN_MAX_CPUS)
+		s->w[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static inline bool osn_cpuset_isset(const struct osn_cpuset *s, int cpu)
+{
+	if (cpu < 0 || cpu >= OSN_MAX_CPUS)
+		return false;
+	return s->w[cpu / 64] & (1ULL << (cpu % 64));
+}
+
+int osn_cpuset_count(const struct osn_cpuset *s);
+/* Highest CPU set, -1 when empty. */
+int osn_cpuset_last(const struct osn_cpuset *s);
+bool osn_cpuset_empty(const struct osn_cpuset *s);
+
+/*
+ * Parse a cpulist ("0-3,5,8-11") into @set.  CPUs must be < @nr_cpus
+ * (pass OSN_MAX_CPUS to accept anything representable).  On error returns
+ * -1 and writes a one-line reason (no trailing newline) to @err.
+ */
+int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set,
+		      char *err, size_t errlen);
+/* Format @set as a compact cpulist ("0-3,5"); "" when empty. */
+void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len);
+
+/*
+ * A duration in seconds: "10", "10s", "5m", "2h", "1d" (rtla's -d).
+ * Returns -1 with a reason in @err on junk, a negative value, an unknown
+ * unit or overflow.
+ */
+int osn_parse_duration_s(const char *str, uint64_t *out, char *err,
+			 size_t errlen);
+/*
+ * A time with an optional unit, in ns: "100" (ns), "100ns", "100us",
+ * "5ms", "1s" (rtla's -P d:runtime:period).
+ */
+int osn_parse_time_ns(const char *str, uint64_t *out, char *err,
+		      size_t errlen);
+/* A non-negative decimal integer that fits in @max. */
+int osn_parse_u64(const char *str, uint64_t max, uint64_t *out, char *err,
+		  size_t errlen);
+
+enum osn_sched_policy {
+	OSN_SCHED_NONE = 0,	/* -P not given */
+	OSN_SCHED_OTHER,	/* o:nice */
+	OSN_SCHED_RR,		/* r:prio */
+	OSN_SCHED_FIFO,		/* f:prio */
+	OSN_SCHED_DEADLINE,	/* d:runtime:period */
+};
+
+struct osn_sched {
+	enum osn_sched_policy policy;
+	int prio;		/* nice for OTHER, 1..99 for RR/FIFO */
+	uint64_t runtime_ns;	/* DEADLINE */
+	uint64_t period_ns;	/* DEADLINE (= deadline) */
+};
+
+/* rtla's -P: o:prio | r:prio | f:prio | d:runtime[unit]:period[unit] */
+int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
+		    size_t errlen);
+/* Back to the -P spelling (for messages and JSON). */
+void osn_format_sched(const struct osn_sched *s, char *buf, size_t len);
+
+/* rtla's "%3d %02d:%02d:%02d" (days hh:mm:ss) of @secs. */
+void osn_format_elapsed(uint64_t secs, char *buf, size_t len);
+
+/* ns -> "12.345" (us with 3 decimals, exact). */
+void osn_format_us3(uint64_t ns, char *buf, size_t len);
+
+/* Softirq vector -> name (HI, TIMER, ...), "?" when unknown. */
+const char *osn_softirq_name(int vec);
+
+/* strlcpy-alike that always terminates. */
+void osn_strlcpy(char *dst, const char *src, size_t len);
+
+#endif
