@@ -276,7 +276,7 @@ TRACE_EVENT_FN(sample,
 
 	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu "
 		  "HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu "
-		  "hw_time %llu nmi_time %llu irq_time %llu sirq_time %llu thread_time %llu "
+		  "hw_time %llu nmi_time %llu irq_time %llu softirq_time %llu thread_time %llu "
 		  "loops %llu min_gap %llu",
 		  __entry->runtime, __entry->noise,
 		  osn_avail_int(__entry->runtime, __entry->noise),

@@ -153,6 +153,7 @@ static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 
 	last_count = osn_read_guarded(oc, &last);
 	start = last;
+	oc->window_start_ns = start; /* DEBUG */
 	last_qs = last;
 
 	do {

@@ -46,28 +46,35 @@ t0=$(now_s)
 pkgs=(build-essential make pkg-config kmod cpio busybox-static qemu-system-x86
 	xz-utils zstd libtracefs-dev libtraceevent-dev libproc2-dev sparse
 	rt-tests stress-ng rtla jq)
+hdrs=()
 for k in $kernels; do
-	pkgs+=("linux-headers-$(kernel_suffix "$k")")
+	hdrs+=("linux-headers-$(kernel_suffix "$k")")
 done
 
 echo "install-deps: apt-get update"
 apt-get update -q
 
 missing=()
-for p in "${pkgs[@]}"; do
+for p in "${pkgs[@]}" "${hdrs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
 		missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "install-deps: installing ${missing[*]}"
 else
-	echo "install-deps: all ${#pkgs[@]} packages already installed (checking for newer kernel ABIs)"
+	echo "install-deps: all $((${#pkgs[@]} + ${#hdrs[@]})) packages already installed"
 fi
-# Always through apt: after apt-get update a metapackage may point at a
-# newer kernel ABI whose headers are not installed yet.
-apt-get install -y -q --no-install-recommends \
-	-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
-	"${pkgs[@]}" | grep -vE '^(Reading|Building|is already the newest|.*already the newest version)' || true
+apt_install() {
+	apt-get install -y -q --no-install-recommends -o Dpkg::Use-Pty=0 \
+		-o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold "$@" |
+		grep -vE '^(Reading |Building |\(Reading database|Skipping )|already the newest version|no longer required|apt autoremove' || true
+	[ "${PIPESTATUS[0]}" = 0 ]
+}
+# Tools: install what is missing, upgrade nothing.
+apt_install --no-upgrade "${pkgs[@]}"
+# Headers: through the metapackages, which may point at a newer kernel ABI
+# after apt-get update (then its headers get installed).
+[ ${#hdrs[@]} = 0 ] || apt_install "${hdrs[@]}"
 
 for k in $kernels; do
 	suffix=$(kernel_suffix "$k")

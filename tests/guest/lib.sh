@@ -305,3 +305,21 @@ osn_threads() {
 osn_nthreads() {
 	osn_threads | grep -c .
 }
+
+# ---- unprivileged user (reliability) --------------------------------------
+
+# as_nobody CMD...: run CMD (through sh -c) as uid/gid 65534 with no
+# supplementary groups; its exit status is CMD's.  busybox setpriv has no
+# --reuid, so this uses busybox su, adding a "nobody" passwd/group entry
+# if the guest has none (removed again at exit).
+as_nobody() {
+	if ! grep -q '^nobody:' /etc/passwd; then
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+		on_exit sed -i '/^nobody:/d' /etc/passwd
+	fi
+	if ! grep -q '^nogroup:' /etc/group; then
+		echo 'nogroup:x:65534:' >>/etc/group
+		on_exit sed -i '/^nogroup:/d' /etc/group
+	fi
+	su -s /bin/sh nobody -c "$*"
+}

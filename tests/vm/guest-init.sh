@@ -18,6 +18,7 @@
 # then powers the machine off.
 
 export PATH=/osn/bin:/bin:/sbin:/usr/bin:/usr/sbin
+echo	# end the firmware's last line: protocol lines start a line
 export HOME=/root TERM=dumb LANG=C LC_ALL=C
 
 mount -t proc proc /proc
@@ -45,6 +46,7 @@ OSN_KVER=unknown
 OSN_FILTER=
 OSN_LONG=0
 OSN_DEFAULT_TIMEOUT=120
+OSN_GUEST_DIR=guest
 # shellcheck disable=SC1091
 . /osn/config
 
@@ -157,7 +159,8 @@ run_test() {	# $1: script, $2: reported name
 }
 
 tests=
-for t in /osn/tests/guest/*/[0-9]*.sh; do
+gd=/osn/tests/$OSN_GUEST_DIR
+for t in "$gd"/[0-9]*.sh "$gd"/*/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	p=${t#/osn/tests/}
 	selected "$p" && tests="$tests $t"
@@ -178,7 +181,7 @@ echo "osn-guest: running $ntests tests" >/dev/kmsg
 for t in $tests; do
 	p=${t#/osn/tests/}
 	case $p in
-	guest/*)	name=${p#guest/} ;;
+	"$OSN_GUEST_DIR"/*) name=${p#"$OSN_GUEST_DIR"/} ;;
 	guest-long/*)	name=long/${p#guest-long/} ;;
 	*)		name=$p ;;
 	esac

@@ -50,7 +50,7 @@ function bad(s,   m) {
 	m = kmsg(s)
 	if (m ~ /^-+\[ cut here \]-+/) return 1
 	if (m ~ /^WARNING: /) return 1			# WARN*(), lockdep, RCU
-	if (m ~ /^BUG: /) return 1			# incl. soft lockup, sleeping in atomic
+	if (m ~ /^([A-Za-z0-9_]+: )?BUG: /) return 1	# incl. soft lockup, sleeping in atomic
 	if (m ~ /^kernel BUG at /) return 1
 	if (m ~ /^Oops: / || m ~ /^Oops#/) return 1
 	if (m ~ /^general protection fault/) return 1

@@ -19,12 +19,17 @@
 #   OSN_TESTS_FILTER  space-separated substrings of test paths (as FILTER)
 #   OSN_VM_SMP        vCPUs (2)             OSN_VM_MEM   MiB of RAM (1024)
 #   OSN_VM_TIMEOUT    host-side limit in s (default: sum of the tests'
-#                     limits + 180)
+#                     limits + 180); besides, a watchdog kills a guest that
+#                     prints nothing for a test's limit + 60 s (240 s at boot)
 #   OSN_VM_APPEND     extra kernel command line
-#   OSN_VM_VERBOSE=1  show the whole console while it runs
+#   OSN_VM_VERBOSE=1  show the whole console while it runs (2: without the
+#                     final dmesg dump)
 #   OSN_VM_NO_TOOLS=1 do not (re)build tools/ (run-matrix builds it once)
 #   OSN_VM_BINS       extra host binaries to copy into the guest
+#   OSN_VM_ENV        "NAME=VALUE ..." exported to the guest tests
 #   OSN_VM_PVH=0      boot bzImage instead of the extracted vmlinux
+#   OSN_GUEST_DIR     directory under tests/ whose NN-*.sh and */NN-*.sh the
+#                     guest runs (default: guest; tests/bench/run.sh: bench/guest)
 # Exit status: 0 all passed, 1 something failed, 2 setup error.
 # Last line: OSN-RESULT <kernel> pass=N fail=N skip=N time=Ns status=ok|FAIL
 set -euo pipefail
@@ -188,7 +193,9 @@ sel() {
 	for f in $filter; do case "$1" in *"$f"*) return 0 ;; esac; done
 	return 1
 }
-dirs="guest/*/[0-9]*.sh"
+gdir=${OSN_GUEST_DIR:-guest}
+dirs="$gdir/*/[0-9]*.sh"
+[ "$gdir" = guest ] || dirs="$gdir/[0-9]*.sh $dirs"
 [ $long = 1 ] && dirs="$dirs guest-long/[0-9]*.sh guest-long/*/[0-9]*.sh"
 for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	sel "$t" || continue
@@ -202,8 +209,15 @@ cat >"$root/osn/config" <<EOC
 OSN_KVER='$K'
 OSN_FILTER='$filter'
 OSN_LONG=$long
+OSN_GUEST_DIR='$gdir'
 OSN_DEFAULT_TIMEOUT=120
 EOC
+for kv in ${OSN_VM_ENV:-}; do
+	case $kv in
+	[A-Za-z_]*=*) echo "export ${kv%%=*}='${kv#*=}'" >>"$root/osn/config" ;;
+	*) die "OSN_VM_ENV: '$kv' is not NAME=VALUE" ;;
+	esac
+done
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
 note "$K: initramfs $(du -m "$work/initramfs.cpio" | cut -f1) MB, bins:${copied:- none}, modules: $(cd "$ko" && echo *.ko | sed 's/\*\.ko/none/')"
 
@@ -213,21 +227,65 @@ note "$K: booting $kver, $smp vCPUs, $ntests tests, limit ${timeout_s}s"
 log=$work/console.log
 kimg=$kdir/vmlinuz
 [ -s "$kdir/vmlinux" ] && [ "${OSN_VM_PVH:-1}" = 1 ] && kimg=$kdir/vmlinux
+
+# Watchdog: a guest that stops making progress (hard hang, deadlock with
+# IRQs off, livelock) is killed long before the overall limit.  A test may
+# stay silent for its own limit + 60 s (the guest's runner kills it at its
+# limit); boot, the gaps between tests and the dmesg dump get 240 s.
+watchdog() {
+	local seen=-1 since lim l n pid boot=${OSN_VM_WATCHDOG_BOOT:-240}
+	set +e
+	since=$(now_s)
+	lim=$boot
+	while sleep 3; do
+		pid=$(cat "$work/qemu.pid" 2>/dev/null) || continue
+		kill -0 "$pid" 2>/dev/null || return 0
+		n=$(grep -c '^OSN-' "$log" 2>/dev/null)
+		if [ "$n" != "$seen" ]; then
+			seen=$n
+			since=$(now_s)
+			l=$(grep -E '^OSN-(TEST-BEGIN|TEST:|GUEST:|DMESG)' "$log" | tail -n 1)
+			case $l in
+			OSN-TEST-BEGIN*)
+				lim=$(echo "$l" | sed -n 's/.* timeout=\([0-9]*\)s.*/\1/p')
+				lim=$((${lim:-120} + 60)) ;;
+			*)	lim=$boot ;;
+			esac
+		elif [ $(($(now_s) - since)) -gt "$lim" ]; then
+			echo "no progress for ${lim}s after: ${l:-boot}" >"$work/watchdog"
+			kill "$pid"
+			return 0
+		fi
+	done
+}
+rm -f "$work/qemu.pid" "$work/watchdog"
+: >"$log"
+watchdog &
+wdpid=$!
+
 tb=$(now_s)
 set +e
 timeout -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -smp "$smp" -m "$mem" \
 	-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$append" \
 	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
+	-pidfile "$work/qemu.pid" \
 	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
-	if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat; else
+	if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat
+	elif [ "${OSN_VM_VERBOSE:-0}" = 2 ]; then
+		awk '/^OSN-DMESG-BEGIN/ { skip = 1 } !skip { print; fflush() }
+		     /^OSN-DMESG-END/ { skip = 0 }'
+	else
 		grep --line-buffered -E '^OSN-(TEST:|TEST-NOTE:|GUEST:)|Kernel panic|^\[ *[0-9.]+\] (BUG|Oops|WARNING)' |
 			sed -u "s/^/  [$K] /"
 	fi
 qrc=${PIPESTATUS[0]}
 set -e
 tboot=$(($(now_s) - tb))
+kill "$wdpid" 2>/dev/null || true
+wait "$wdpid" 2>/dev/null || true
 [ "$qrc" = 124 ] && host_fail "vm/timeout" "QEMU killed after ${timeout_s}s"
+[ -s "$work/watchdog" ] && host_fail "vm/watchdog" "QEMU killed: $(cat "$work/watchdog")"
 
 set +e
 "$OSN_ROOT/tests/vm/parse-log.sh" --kernel "$K" --extra "$results" \

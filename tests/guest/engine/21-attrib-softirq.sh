@@ -6,7 +6,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 if is_rt; then
-	eng_attrib softirq thread_noise 'thread_noise: +@COMM@:' thread_time
+	eng_attrib softirq thread_noise 'thread_noise: +@COMM@:' "thread_time irq_time" 75
 else
-	eng_attrib softirq softirq_noise 'softirq_noise: +HRTIMER:8 ' softirq_time
+	eng_attrib softirq softirq_noise 'softirq_noise: +HRTIMER:8 ' "softirq_time irq_time" 75
 fi

@@ -1,0 +1,140 @@
+#!/bin/sh
+# timeout: 300
+# Loop resolution: what each tracer's measuring loop can see on CPU 1 at
+# the lowest threshold (1 us), one tracer at a time, alternating.
+#   loop   osn: ns per loop iteration (runtime / loops of its osn:sample
+#          events) and the smallest gap between two clock reads (min_gap);
+#          oslat: ns per iteration of its user-space loop (duration /
+#          iterations bucketed), and its min/avg.  Upstream does not expose
+#          its loop count.
+#   floor  per-period summaries only (osn:sample; upstream's osnoise
+#          tracer entries), threshold 1 us: % of CPU available, i.e. how
+#          much of the window the loop itself reports as noise.
+#   res_ev the noise samples themselves (sample_threshold events, counted
+#          by an in-kernel hist trigger, 100 ns buckets) at 1 us: samples
+#          per second and the smallest sample.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/bench/guest/bench.sh"
+bench_setup
+
+if [ "$BENCH_QUICK" = 1 ]; then
+	NPER=1 WIN=1 OSLAT_D=1
+else
+	NPER=2 WIN=2 OSLAT_D=3
+fi
+BENCH_BUF_KB=1024
+
+# count_lines CMD...: number of output lines of CMD
+n_osn_samples() {
+	grep -c ' sample: runtime ' "$BI/trace"
+}
+n_up_summaries() {
+	up_summaries "$BI/trace" | grep -c .
+}
+have_osn_samples() {
+	[ "$(n_osn_samples)" -ge "$1" ]
+}
+have_up_summaries() {
+	[ "$(n_up_summaries)" -ge "$1" ]
+}
+
+# floor osn|up REP: per-period summaries at threshold 1 us
+floor() {
+	fl_t=$1 fl_rep=$2
+	tr_start "$fl_t" bench_floor 1000000 1000000 1 sample
+	case $fl_t in
+	osn) wait_for 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples" ;;
+	up)  wait_for 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries" ;;
+	esac
+	tr_stop "$fl_t" bench_floor
+	cp "$BI/trace" /tmp/bench_floor
+	tr_teardown "$fl_t" bench_floor
+	if [ "$fl_t" = osn ]; then
+		osn_samples /tmp/bench_floor >/tmp/bench_floor.s
+		[ "$fl_rep" = 1 ] && info "osn sample: $(head -n 1 /tmp/bench_floor.s)"
+		# full periods only (runtime >= 0.9 s)
+		fl_r=$(awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
+			if (v["runtime"] < 900000000) next
+			n++; rt += v["runtime"]; no += v["noise"]; lo += v["loops"]
+			sa += v["samples"]
+			if (v["min"] > 0 && (mn == "" || v["min"] < mn)) mn = v["min"]
+			if (mg == "" || v["min_gap"] < mg) mg = v["min_gap"] }
+			END { if (!n || !lo) exit
+			  printf "periods=%d ns_loop=%.1f min_gap=%d avail=%.4f samples_s=%.0f min_sample=%s\n",
+			    n, rt / lo, mg, 100 * (rt - no) / rt, sa * 1e9 / rt, mn == "" ? "nan" : mn }' \
+			/tmp/bench_floor.s)
+		[ -n "$fl_r" ] || { info "osn: no full period: $(head -n 3 /tmp/bench_floor.s)"; return 0; }
+		bench_result floor osn "$fl_rep" "$fl_r"
+		bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' | grep -E '^(ns_loop|min_gap)=' | tr '\n' ' ')"
+	else
+		up_summaries /tmp/bench_floor >/tmp/bench_floor.s
+		[ "$fl_rep" = 1 ] && info "up trace: $(grep -v '^#' /tmp/bench_floor | head -n 3)"
+		fl_r=$(awk '$1 >= 900000 { n++; rt += $1; no += $2
+				if ($4 > mx) mx = $4; hw += $5; irq += $7; th += $9 }
+			END { if (!n) exit
+			  printf "periods=%d avail=%.4f max_us=%d hw=%d irq=%d thread=%d\n",
+			    n, 100 * (rt - no) / rt, mx, hw, irq, th }' /tmp/bench_floor.s)
+		[ -n "$fl_r" ] || { info "up: no full period: $(head -n 3 /tmp/bench_floor.s)"; return 0; }
+		bench_result floor up "$fl_rep" "$fl_r"
+	fi
+}
+
+# res_ev osn|up REP: sample_threshold events at 1 us through a hist trigger
+HTRIG='hist:keys=duration.buckets=100:sort=duration:size=8192'
+res_ev() {
+	re_t=$1 re_rep=$2
+	BENCH_TRIGGER=$HTRIG
+	tr_start "$re_t" bench_res 1000000 1000000 1 sample_threshold
+	BENCH_TRIGGER=
+	[ "$BENCH_TRIGGER_OK" = 1 ] || { info "$re_t: hist trigger rejected"; tr_teardown "$re_t" bench_res; return 0; }
+	re_t0=$(uptime_ms)
+	sleep $WIN
+	tr_stop "$re_t" bench_res
+	re_t1=$(uptime_ms)
+	case $re_t in osn) re_s=osn ;; up) re_s=osnoise ;; esac
+	re_h=$BI/events/$re_s/sample_threshold
+	cat "$re_h/hist" >/tmp/bench_hist
+	echo "!$HTRIG" >"$re_h/trigger" 2>/dev/null
+	tr_teardown "$re_t" bench_res
+	[ "$re_rep" = 1 ] && info "$re_t hist: $(grep -m 2 '{' /tmp/bench_hist | tr -s ' ' | tr '\n' ' ')"
+	re_r=$(awk -v ms=$((re_t1 - re_t0)) '
+		/^\{ duration: ~ / && min == "" { split($4, a, "-"); min = a[1] }
+		/^ *Hits: / { hits = $2 } /^ *Dropped: / { drop = $2 }
+		END { printf "hits=%d dropped=%d elapsed_ms=%d samples_s=%.0f min_sample=%s\n",
+			hits, drop, ms, ms ? hits * 1000 / ms : 0, min == "" ? "nan" : min }' /tmp/bench_hist)
+	bench_result res_ev "$re_t" "$re_rep" "$re_r"
+}
+
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# oslat_loop REP: oslat's user-space loop on CPU 1, for reference
+oslat_loop() {
+	timeout $((OSLAT_D + 30)) oslat -D $OSLAT_D -c $BCPU -C $HCPU >/tmp/bench_oslat 2>&1 ||
+		{ info "oslat failed: $(tail -n 3 /tmp/bench_oslat)"; return 0; }
+	ol_r=$(awk '/^ *[0-9]+ \(us\):/ { n += $3 }
+		/Minimum:/ { mn = $2 } /Average:/ { av = $2 } /Maximum:/ { mx = $2 }
+		/Duration:/ { d = $2 }
+		END { if (!n) exit
+		  printf "ns_loop=%.1f min_us=%s avg_us=%s max_us=%s loops=%d\n",
+			d * 1e9 / n, mn, av, mx, n }' /tmp/bench_oslat)
+	[ -n "$ol_r" ] || { info "oslat: no histogram: $(tail -n 5 /tmp/bench_oslat)"; return 0; }
+	bench_result loop oslat "$1" "$ol_r"
+}
+
+have_oslat=0
+command -v oslat >/dev/null && have_oslat=1
+tracers=$(bench_tracers)
+[ $have_oslat = 1 ] && tracers="$tracers oslat"
+info "tracers: $tracers, repeats: $BENCH_REPEATS"
+for rep in $(bench_seq "$BENCH_REPEATS"); do
+	for t in $(bench_order $((rep - 1)) $tracers); do
+		case $t in
+		oslat)	oslat_loop "$rep" ;;
+		*)	floor "$t" "$rep"
+			res_ev "$t" "$rep" ;;
+		esac
+	done
+done
+exit 0

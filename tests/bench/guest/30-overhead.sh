@@ -1,0 +1,67 @@
+#!/bin/sh
+# timeout: 600
+# Overhead on the rest of the system: a context-switch-heavy workload on
+# CPU 0 (stress-ng --switch, bogo ops/s over real time) while
+#   none  nothing runs on CPU 1 (idle),
+#   busy  a plain busy loop (shell, no tracing) hogs CPU 1,
+#   osn   osn measures CPU 1 (osn:sample enabled; period = runtime = 1 s),
+#   up    upstream osnoise measures CPU 1 (same knobs).
+# A tracer's probes run on every CPU (sched_switch, IRQ entry/exit); on
+# CPU 0 they only find that it is not measured.  "busy" separates that
+# from the emulator's own cost of a second busy vCPU.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/bench/guest/bench.sh"
+require_bin stress-ng
+bench_setup
+
+SECS=5
+[ "$BENCH_QUICK" = 1 ] && SECS=2
+BENCH_BUF_KB=256
+
+workload() {	# -> ops/s (real time) of stress-ng --switch on CPU 0
+	timeout $((SECS * 4 + 30)) stress-ng --switch 1 --taskset $HCPU \
+		--timeout ${SECS}s --metrics-brief >/tmp/bench_sng 2>&1
+	awk '{ for (i = 1; i < NF; i++) if ($i == "switch" && $(i + 1) ~ /^[0-9]+$/) print $(NF - 1) }' \
+		/tmp/bench_sng | head -n 1
+}
+
+busy_pid=
+busy_stop() {
+	[ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null
+	wait "$busy_pid" 2>/dev/null
+	busy_pid=
+}
+on_exit busy_stop
+
+measure() {	# COND REP
+	m_c=$1 m_rep=$2
+	case $m_c in
+	none)	;;
+	busy)	taskset -c $BCPU sh -c 'while :; do :; done' &
+		busy_pid=$! ;;
+	*)	tr_start "$m_c" bench_ovh 1000000 1000000 5 sample ;;
+	esac
+	sleep 0.5
+	m_ops=$(workload)
+	case $m_c in
+	none)	;;
+	busy)	busy_stop ;;
+	*)	tr_stop "$m_c" bench_ovh
+		tr_teardown "$m_c" bench_ovh ;;
+	esac
+	if [ -z "$m_ops" ]; then
+		info "$m_c: no stress-ng metrics: $(tail -n 5 /tmp/bench_sng)"
+		return 0
+	fi
+	[ "$m_rep" = 1 ] && info "$m_c: $(grep -E ' switch ' /tmp/bench_sng | head -n 1)"
+	bench_result overhead "$m_c" "$m_rep" "ops_s=$m_ops"
+}
+
+conds="none busy $(bench_tracers)"
+info "conditions: $conds, repeats: $BENCH_REPEATS, ${SECS}s each"
+for rep in $(bench_seq "$BENCH_REPEATS"); do
+	for c in $(bench_order $((rep - 1)) $conds); do
+		measure "$c" "$rep"
+	done
+done
+exit 0

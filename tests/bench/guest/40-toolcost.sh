@@ -1,0 +1,121 @@
+#!/bin/sh
+# timeout: 900
+# Tool cost: CPU time of `osn top|hist` and `rtla osnoise top|hist`, both
+# pinned to CPU 0, measuring CPU 1 (period = runtime = 1 s), at
+#   low   threshold 50 us, nothing injected (a few noise samples a second),
+#   high  threshold 1 us plus 5 us hard-IRQ stalls injected on CPU 1 every
+#         150 us (as fast as the emulated timer manages),
+# split into
+#   startup_ms  CPU time until the tool's instance exists and the workload
+#               thread runs (parsing tracefs, setting knobs),
+#   run_pct     CPU time while it collects, over $SECS s, in % of one CPU
+#               (utime + stime from /proc/PID/stat),
+#   cpu_ms      the whole run (`time -p`, ended by SIGINT),
+# and the events each says it lost ("N events lost" / "missed").
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/bench/guest/bench.sh"
+inject_load
+bench_setup
+
+SECS=5
+[ "$BENCH_QUICK" = 1 ] && SECS=2
+REPS=${BENCH_TOOL_REPEATS:-$BENCH_REPEATS}
+HZ_TCK=100	# USER_HZ
+
+tools=
+[ -x "$OSN" ] && osn_have && tools="$tools osn"
+command -v rtla >/dev/null && up_have && tools="$tools rtla"
+[ -n "$tools" ] || skip "neither osn nor rtla can run here"
+
+cleanup_tools() {
+	for p in $(pidof osn rtla 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	[ -x "$OSN" ] && "$OSN" cleanup >/dev/null 2>&1
+	for i in osn_top osn_hist osn_trace osnoise_top osnoise_hist; do
+		rm_instance "$i"
+	done
+}
+on_exit cleanup_tools
+on_exit 'echo stop >"$INJ/inject"'
+
+ticks() {	# PID -> utime + stime in clock ticks
+	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null
+}
+uptime_cs() {
+	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
+}
+collecting() {	# INSTANCE THREAD_ERE
+	[ -d "$TFS/instances/$1" ] && comm_running "$2"
+}
+
+run_tool() {	# TOOL CMD RATE REP
+	r_tool=$1 r_cmd=$2 r_rate=$3 r_rep=$4
+	case $r_rate in
+	low)	r_T=50 ;;
+	high)	r_T=1
+		# up to 100000 x 5 us, 150 us apart; stopped when the tool ends
+		inject_start irq $BCPU 100000 5 150 ;;
+	esac
+	case $r_tool in
+	osn)	set -- "$OSN" "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T $r_T -d 1h
+		r_inst=osn_$r_cmd r_thr="^osn/$BCPU\$" ;;
+	rtla)	set -- rtla osnoise "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T $r_T -d 1h
+		r_inst=osnoise_$r_cmd r_thr="^osnoise/$BCPU\$" ;;
+	esac
+	[ "$r_cmd" = top ] && set -- "$@" -q
+	busybox time -p -o /tmp/bench_time taskset -c $HCPU "$@" >/tmp/bench_tool 2>&1 &
+	r_tpid=$!
+	r_pid=
+	wait_for 10 pidof "$r_tool" >/dev/null && r_pid=$(pidof "$r_tool" | awk '{ print $1 }')
+	r_ok=0
+	if [ -n "$r_pid" ] && wait_for 60 collecting "$r_inst" "$r_thr"; then
+		sleep 0.5
+		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs)
+		[ "$r_rate" = high ] && r_i0=$(inject_status done)
+		sleep $SECS
+		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs)
+		[ "$r_rate" = high ] && r_i1=$(inject_status done)
+		[ -n "$r_c0" ] && [ -n "$r_c1" ] && r_ok=1
+	fi
+	[ -n "$r_pid" ] && kill -INT "$r_pid" 2>/dev/null
+	r_n=0
+	while kill -0 $r_tpid 2>/dev/null && [ $r_n -lt 300 ]; do
+		sleep 0.1
+		r_n=$((r_n + 1))
+	done
+	kill -0 $r_tpid 2>/dev/null && { info "$r_tool $r_cmd did not stop on SIGINT"; kill -KILL "$r_pid"; }
+	wait $r_tpid
+	r_rc=$?
+	if [ "$r_rate" = high ]; then
+		echo stop >"$INJ/inject"
+		inject_wait 30
+	fi
+	r_cpu=$(cputime_ms /tmp/bench_time)
+	r_lost=$(sed 's/\x1b\[[0-9;]*m//g' /tmp/bench_tool | grep -Eio '[0-9]+ (events )?(lost|missed)' |
+		awk '{ s += $1 } END { print s + 0 }')
+	if [ $r_ok = 0 ] || [ "$r_rep" = 1 ]; then
+		info "$r_tool $r_cmd $r_rate: rc=$r_rc cpu=${r_cpu}ms ticks $r_c0..$r_c1 in $r_t0..$r_t1 cs"
+		sed 's/\x1b\[[0-9;]*m//g' /tmp/bench_tool | grep -v '^ *$' | tail -n 8 | sed 's/^/#   /'
+	fi
+	[ $r_ok = 1 ] || return 0
+	r_dt=$((r_t1 - r_t0))
+	[ $r_dt -gt 0 ] || r_dt=1
+	r_res="startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(awk -v c=$((r_c1 - r_c0)) -v t=$r_dt \
+		-v hz=$HZ_TCK 'BEGIN { printf "%.2f", 100 * c / hz / (t / 100) }') cpu_ms=$r_cpu lost=$r_lost rc=$r_rc"
+	[ "$r_rate" = high ] &&
+		r_res="$r_res inj_per_s=$(( (r_i1 - r_i0) * 100 / r_dt ))"
+	bench_result "tool_${r_cmd}_$r_rate" "$r_tool" "$r_rep" "$r_res"
+}
+
+info "tools: $tools, repeats: $REPS, ${SECS}s collecting each"
+for rep in $(bench_seq "$REPS"); do
+	for rate in low high; do
+		for cmd in top hist; do
+			for tool in $(bench_order $((rep - 1)) $tools); do
+				run_tool "$tool" "$cmd" "$rate" "$rep"
+			done
+		done
+	done
+done
+exit 0

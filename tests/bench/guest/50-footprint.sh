@@ -1,0 +1,83 @@
+#!/bin/sh
+# timeout: 300
+# Footprint: osn.ko's size in /proc/modules and what loading it costs
+# (MemAvailable, Slab); then the memory taken while measuring CPU 1
+#   tracer  osn (events in an instance) or upstream (osnoise tracer in an
+#           instance), default buffer size, period = runtime = 1 s,
+#   tool    `osn top -q` or `rtla osnoise top -q` running,
+# as MemAvailable drop and Slab growth against just before the start.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/bench/guest/bench.sh"
+require_cpus 2
+
+settle() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	sleep 0.5
+}
+snap() {	# -> "avail slab" in kB
+	echo "$(meminfo MemAvailable) $(meminfo Slab)"
+}
+
+if osn_have; then
+	mod_loaded osn && fail "osn already loaded"
+	settle
+	set -- $(snap)
+	insmod "$OSN_KO/osn.ko" || fail "insmod osn.ko"
+	on_exit osn_unload
+	on_exit osn_knobs_default
+	settle
+	a0=$1 s0=$2
+	set -- $(snap)
+	size=$(awk '$1 == "osn" { print $2 }' /proc/modules)
+	bench_result footprint osn 1 "module_bytes=$size load_avail_kb=$((a0 - $1)) load_slab_kb=$(($2 - s0))"
+fi
+up_have && up_save
+
+# instances get the kernel's default buffer size
+BENCH_BUF_KB=
+
+tracer_mem() {	# TRACER REP
+	settle
+	set -- "$1" "$2" $(snap)
+	tr_start "$1" bench_fp 1000000 1000000 5 sample
+	sleep 2
+	_a=$(meminfo MemAvailable) _s=$(meminfo Slab)
+	tr_stop "$1" bench_fp
+	tr_teardown "$1" bench_fp
+	bench_result mem_tracer "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4))"
+}
+
+tool_mem() {	# TOOL REP
+	settle
+	set -- "$1" "$2" $(snap)
+	case $1 in
+	osn)	taskset -c $HCPU "$OSN" top -c $BCPU -d 6 -q >/tmp/bench_fp 2>&1 & ;;
+	rtla)	taskset -c $HCPU rtla osnoise top -c $BCPU -d 6s -q >/tmp/bench_fp 2>&1 & ;;
+	esac
+	_pid=$!
+	sleep 4
+	_a=$(meminfo MemAvailable) _s=$(meminfo Slab)
+	_rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$_pid/status 2>/dev/null)
+	wait $_pid
+	_rc=$?
+	[ "$_rc" = 0 ] || { info "$1 top: rc=$_rc $(tail -n 3 /tmp/bench_fp)"; return 0; }
+	bench_result mem_tool "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4)) rss_kb=${_rss:-0}"
+}
+
+tracers=$(bench_tracers)
+tools=
+[ -x "$OSN" ] && osn_have && tools="$tools osn"
+command -v rtla >/dev/null && up_have && tools="$tools rtla"
+n=3
+[ "$BENCH_QUICK" = 1 ] && n=1
+info "tracers: $tracers, tools: $tools"
+for rep in $(bench_seq $n); do
+	for t in $(bench_order $((rep - 1)) $tracers); do
+		tracer_mem "$t" "$rep"
+	done
+	for t in $(bench_order $((rep - 1)) $tools); do
+		tool_mem "$t" "$rep"
+	done
+done
+exit 0

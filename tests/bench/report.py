@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""
+report.py - turn the OSN-BENCH lines of a bench run into a table.
+
+  report.py --kernel K [--md FILE] [--json FILE] [run metadata] LOG...
+  report.py --update-doc Documentation/performance.md --kernel K --md FILE
+
+The guest scripts (tests/bench/guest/NN-*.sh) print one line per
+measurement:  OSN-BENCH fig=<figure> tracer=<t> rep=<n> key=value...
+Every figure is shown as osn's value, the other tool's value (upstream
+osnoise or rtla) and their ratio, each as "median (min-max)" over the
+repeats.  The ratio is taken per repeat (osn and upstream ran back to back
+in the same repeat) and then summarised, so a slow phase of the emulator
+hits both sides of one ratio.
+"""
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+import time
+
+LINE = re.compile(r'OSN-BENCH (.*)$')
+
+
+def parse(paths):
+    """-> {fig: {tracer: {rep: {key: value}}}}, guest info"""
+    data = {}
+    info = {}
+    for p in paths:
+        with open(p, errors='replace') as f:
+            for line in f:
+                line = line.rstrip('\r\n')
+                m = re.search(r'OSN-GUEST: (.*)', line)
+                if m:
+                    for kv in m.group(1).split():
+                        if '=' in kv:
+                            k, v = kv.split('=', 1)
+                            info[k] = v
+                    continue
+                m = LINE.search(line)
+                if not m:
+                    continue
+                kv = {}
+                for tok in m.group(1).split():
+                    if '=' in tok:
+                        k, v = tok.split('=', 1)
+                        kv[k] = v
+                fig, tr, rep = kv.pop('fig', None), kv.pop('tracer', None), kv.pop('rep', '1')
+                if not fig or not tr:
+                    continue
+                rec = data.setdefault(fig, {}).setdefault(tr, {}).setdefault(int(rep), {})
+                for k, v in kv.items():
+                    try:
+                        rec[k] = float(v)
+                    except ValueError:
+                        rec[k] = v
+    return data, info
+
+
+def num(x):
+    return isinstance(x, float) and not math.isnan(x)
+
+
+def summary(vals):
+    vals = [v for v in vals if num(v)]
+    if not vals:
+        return None
+    return {'min': min(vals), 'median': statistics.median(vals), 'max': max(vals),
+            'n': len(vals), 'values': vals}
+
+
+def fmt_num(v, digits):
+    if v is None:
+        return '-'
+    if digits == 0:
+        return f'{v:,.0f}'
+    return f'{v:,.{digits}f}'
+
+
+def cell(s, digits, unit=''):
+    if s is None:
+        return 'n/a'
+    if s['n'] == 1 or s['min'] == s['max']:
+        return f"{fmt_num(s['median'], digits)}{unit}"
+    return f"{fmt_num(s['median'], digits)}{unit} ({fmt_num(s['min'], digits)}–{fmt_num(s['max'], digits)})"
+
+
+class Row:
+    """One line of the table.
+
+    metric(rec, reps_of_fig) -> value; reps_of_fig maps tracer -> rec of the
+    same repeat (for figures relative to another condition)."""
+
+    def __init__(self, label, fig, metric, digits=0, unit='', better=None,
+                 a='osn', b='up', ref=None, ref_metric=None, ref_label=None,
+                 ratio='ratio', note=''):
+        self.label, self.fig, self.metric = label, fig, metric
+        self.digits, self.unit, self.better = digits, unit, better
+        self.a, self.b, self.ref = a, b, ref
+        self.ref_metric = ref_metric or metric
+        self.ref_label = ref_label or ref
+        self.ratio = ratio          # 'ratio', 'absratio' or None
+        self.note = note
+
+
+def key(k, scale=1.0):
+    def f(rec, _same):
+        v = rec.get(k)
+        return v * scale if num(v) else None
+    return f
+
+
+def share(rec, _same):
+    if not num(rec.get('matched')) or not rec.get('done'):
+        return None
+    return 100.0 * rec['matched'] / rec['done']
+
+
+def err(rec, _same):
+    if not num(rec.get('sum_ns')) or not rec.get('stolen_ns'):
+        return None
+    return 100.0 * (rec['sum_ns'] - rec['stolen_ns']) / rec['stolen_ns']
+
+
+def rel_to(cond, k):
+    def f(rec, same):
+        base = same.get(cond, {}).get(k)
+        v = rec.get(k)
+        if not num(v) or not num(base) or base == 0:
+            return None
+        return v / base
+    return f
+
+
+CTX_LABEL = {'irq': 'hard IRQ (local_timer)', 'softirq': 'softirq (HRTIMER; a thread on RT)',
+             'thread': 'thread (SCHED_FIFO kthread)', 'ipi': 'IPI (call_function_single)'}
+
+
+def rows_for(data):
+    R = []
+    sec = lambda title: R.append(title)
+    sec('Loop resolution (CPU 1, threshold 1 µs)')
+    R.append(Row('ns per loop iteration', 'loop', key('ns_loop'), 1, better='lower',
+                 ref='oslat', ratio=None,
+                 note='upstream does not expose its loop count; oslat: user-space loop'))
+    R.append(Row('smallest gap between two clock reads (ns)', 'loop', key('min_gap'), 0,
+                 better='lower', ratio=None, note='osn:sample min_gap'))
+    R.append(Row('CPU available, per-period summaries only (%)', 'floor', key('avail'), 3,
+                 better='higher', note='what the loop reports as noise at 1 µs'))
+    R.append(Row('noise samples/s with sample_threshold events', 'res_ev', key('samples_s'), 0,
+                 note='hist trigger count; see text'))
+    R.append(Row('smallest sample reported (ns, 100 ns bucket)', 'res_ev', key('min_sample'), 0,
+                 better='lower', ref='oslat', ref_metric=key('min_us', 1000.0),
+                 ref_label='oslat', note='oslat: its minimum (1 µs resolution)'))
+    sec('Attribution of 50 × 200 µs injected stalls on CPU 1')
+    for ctx in ('irq', 'softirq', 'thread', 'ipi'):
+        fig = 'attr_' + ctx
+        if fig not in data:
+            continue
+        R.append(Row(f'{CTX_LABEL[ctx]}: right source, ≥ 200 µs (% of injections)', fig, share, 1,
+                     better='100'))
+        R.append(Row(f'{CTX_LABEL[ctx]}: their total vs injected (error %)', fig, err, 2,
+                     better='0', ratio='absratio'))
+    sec('Overhead on CPU 0 (stress-ng --switch, bogo ops/s) while CPU 1 is measured')
+    R.append(Row('ops/s', 'overhead', key('ops_s'), 0, better='higher', ref='none',
+                 note='reference: CPU 1 idle'))
+    R.append(Row('ops/s relative to CPU 1 idle', 'overhead', rel_to('none', 'ops_s'), 3,
+                 better='higher', ref='busy', note='reference: untraced busy loop on CPU 1'))
+    R.append(Row('ops/s relative to an untraced busy loop on CPU 1', 'overhead',
+                 rel_to('busy', 'ops_s'), 3, better='higher'))
+    sec('Tool cost (CPU 0 time of the tool over a 5 s run; rtla for upstream)')
+    for cmd in ('top', 'hist'):
+        for rate, what in (('low', 'threshold 50 µs'), ('high', 'threshold 1 µs + 6.7k injected IRQs/s')):
+            fig = f'tool_{cmd}_{rate}'
+            R.append(Row(f'{cmd}, {what}: CPU ms', fig, key('cpu_ms'), 0, better='lower',
+                         b='rtla'))
+            R.append(Row(f'{cmd}, {what}: events lost (sum over repeats)', fig, key('lost'), 0,
+                         better='lower', b='rtla', ratio=None))
+    sec('Footprint')
+    R.append(Row('osn.ko text / data / bss (bytes, host `size`)', 'size', None, note='built-in upstream'))
+    R.append(Row('module size in /proc/modules (bytes)', 'footprint', key('module_bytes'), 0,
+                 ratio=None, note='upstream is built in'))
+    R.append(Row('MemAvailable drop on insmod (kB)', 'footprint', key('load_avail_kb'), 0, ratio=None))
+    R.append(Row('tracer running: MemAvailable drop (kB)', 'mem_tracer', key('avail_kb'), 0,
+                 better='lower', note='instance with the default buffer size'))
+    R.append(Row('tracer running: Slab growth (kB)', 'mem_tracer', key('slab_kb'), 0, better='lower'))
+    R.append(Row('tool running: MemAvailable drop (kB)', 'mem_tool', key('avail_kb'), 0,
+                 better='lower', b='rtla'))
+    R.append(Row('tool running: RSS of the tool (kB)', 'mem_tool', key('rss_kb'), 0,
+                 better='lower', b='rtla'))
+    return R
+
+
+def evaluate(row, data):
+    figd = data.get(row.fig, {})
+    reps = sorted({r for t in figd.values() for r in t})
+    out = {}
+    per = {}
+    for tr in (row.a, row.b, row.ref):
+        if not tr:
+            continue
+        m = row.ref_metric if tr == row.ref else row.metric
+        vals = {}
+        for r in reps:
+            rec = figd.get(tr, {}).get(r)
+            if rec is None:
+                continue
+            same = {t: figd[t][r] for t in figd if r in figd[t]}
+            v = m(rec, same)
+            if v is not None:
+                vals[r] = v
+        per[tr] = vals
+        out[tr] = summary(list(vals.values()))
+    # paired ratio a/b per repeat
+    ratios = []
+    if row.ratio:
+        for r, va in per.get(row.a, {}).items():
+            vb = per.get(row.b, {}).get(r)
+            if vb is None:
+                continue
+            if row.ratio == 'absratio':
+                va, vb = abs(va), abs(vb)
+            if vb == 0:
+                continue
+            ratios.append(va / vb)
+    out['ratio'] = summary(ratios)
+    if row.label.startswith('events lost'):
+        pass
+    return out
+
+
+def build(data, info, args):
+    table = []
+    js = {'kernel': args.kernel, 'date': time.strftime('%Y-%m-%d %H:%M:%S %Z'),
+          'guest': info, 'repeats': args.repeats, 'quick': bool(int(args.quick or 0)),
+          'vm_status': args.vm_status, 'seconds': args.seconds, 'host_load': args.host_load,
+          'host_cpus': args.host_cpus, 'commit': args.commit, 'qemu': args.qemu,
+          'figures': []}
+    has_up = any('up' in d or 'rtla' in d for d in data.values())
+    bname = 'upstream' if has_up else 'upstream (not on this kernel)'
+    md = []
+    md.append(f"Kernel **{args.kernel}** ({info.get('kernel', '?')}), QEMU TCG, "
+              f"{info.get('cpus', '?')} vCPUs, clocksource {info.get('clocksource', '?')}; "
+              f"{args.repeats} repeat(s){', quick' if args.quick == '1' else ''}; "
+              f"osn {args.commit}; {js['date']}; host: {args.host_cpus} CPUs, "
+              f"load {args.host_load}; bench {args.seconds}s"
+              f"{'' if str(args.vm_status) == '0' else ', guest run status ' + str(args.vm_status)}.")
+    md.append('')
+    md.append('Cells: median (min–max) over the repeats; ratio = osn / upstream per repeat. '
+              '"better" says which way is good.')
+    md.append('')
+    hdr = f'| figure | osn | {bname} | osn / upstream | reference | better |'
+    sep = '| --- | --- | --- | --- | --- | --- |'
+    for row in rows_for(data):
+        if isinstance(row, str):
+            md.append('')
+            md.append(f'**{row}**')
+            md.append('')
+            md.append(hdr)
+            md.append(sep)
+            continue
+        if row.fig == 'size':
+            s = data.get('size', {}).get('osn', {}).get(1, {})
+            if not s:
+                continue
+            txt = (f"{fmt_num(s.get('text'), 0)} / {fmt_num(s.get('data'), 0)} / "
+                   f"{fmt_num(s.get('bss'), 0)} (file {fmt_num(s.get('file_bytes'), 0)})")
+            md.append(f'| {row.label} | {txt} | built in | | | |')
+            js['figures'].append({'label': row.label, 'fig': 'size', 'osn': s})
+            continue
+        if row.fig not in data:
+            continue
+        ev = evaluate(row, data)
+        if not ev.get(row.a) and not ev.get(row.b):
+            continue
+        if 'lost' in row.label:
+            # a total, not a spread
+            def tot(s):
+                return 'n/a' if s is None else fmt_num(sum(s['values']), 0)
+            ca, cb = tot(ev.get(row.a)), tot(ev.get(row.b))
+        else:
+            ca, cb = cell(ev.get(row.a), row.digits), cell(ev.get(row.b), row.digits)
+        cr = cell(ev.get('ratio'), 3) if row.ratio else ''
+        if row.ratio == 'absratio' and ev.get('ratio'):
+            cr += ' (of \\|error\\|)'
+        cref = ''
+        if row.ref:
+            cref = f'{row.ref_label}: {cell(ev.get(row.ref), row.digits)}'
+        if row.note:
+            cref = f'{cref}; {row.note}' if cref else row.note
+        b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0'}.get(row.better, '')
+        md.append(f'| {row.label} | {ca} | {cb} | {cr} | {cref} | {b} |')
+        js['figures'].append({'label': row.label, 'fig': row.fig, 'better': row.better,
+                              'osn': ev.get(row.a), 'other_tool': row.b,
+                              'other': ev.get(row.b), 'ratio': ev.get('ratio'),
+                              'reference_tool': row.ref, 'reference': ev.get(row.ref),
+                              'note': row.note})
+    js['raw'] = {f: {t: {str(r): v for r, v in reps.items()} for t, reps in trs.items()}
+                 for f, trs in data.items()}
+    return '\n'.join(md) + '\n', js
+
+
+def update_doc(path, kernel, md_path):
+    with open(md_path) as f:
+        block = f.read().rstrip('\n')
+    begin = f'<!-- bench-results {kernel} begin -->'
+    end = f'<!-- bench-results {kernel} end -->'
+    with open(path) as f:
+        doc = f.read()
+    new = f'{begin}\n{block}\n{end}'
+    if begin in doc and end in doc:
+        pre, rest = doc.split(begin, 1)
+        _, post = rest.split(end, 1)
+        doc = pre + new + post
+    else:
+        doc = doc.rstrip('\n') + f'\n\n### Kernel {kernel}\n\n{new}\n'
+    with open(path, 'w') as f:
+        f.write(doc)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--md')
+    ap.add_argument('--json')
+    ap.add_argument('--update-doc')
+    ap.add_argument('--repeats', default='?')
+    ap.add_argument('--quick', default='0')
+    ap.add_argument('--vm-status', default='?')
+    ap.add_argument('--seconds', default='?')
+    ap.add_argument('--host-load', default='?')
+    ap.add_argument('--host-cpus', default='?')
+    ap.add_argument('--commit', default='?')
+    ap.add_argument('--qemu', default='?')
+    ap.add_argument('logs', nargs='*')
+    args = ap.parse_args()
+    if args.update_doc:
+        update_doc(args.update_doc, args.kernel, args.md)
+        return 0
+    data, info = parse(args.logs)
+    if not data:
+        print('report: no OSN-BENCH lines in ' + ' '.join(args.logs), file=sys.stderr)
+        return 1
+    md, js = build(data, info, args)
+    if args.md:
+        with open(args.md, 'w') as f:
+            f.write(md)
+    else:
+        sys.stdout.write(md)
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump(js, f, indent=1)
+            f.write('\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [--kernel K]... [--repeats N] [--quick] [--no-doc] - benchmark osn
+# against upstream osnoise, rtla and oslat (`make bench`).
+#
+#   tests/bench/run.sh                   the Debian 6.1 PREEMPT_RT kernel (it
+#                                        carries upstream osnoise and rtla
+#                                        works there): osn vs upstream
+#   tests/bench/run.sh --kernel 6.1      the generic kernel: osn only
+#   tests/bench/run.sh --kernel 6.1-rt --kernel 6.1
+#
+# One QEMU (TCG) boot per kernel through the VM bench (tests/vm/run-kernel.sh
+# with OSN_GUEST_DIR=bench/guest): it builds osn.ko, the injector and
+# tools/osn, packs them with rtla, oslat, stress-ng and jq, and runs
+# tests/bench/guest/NN-*.sh, which alternate the tracers within the boot
+# and print OSN-BENCH result lines.  tests/bench/report.py turns them into
+#   build/bench/<K>/results.{md,json}     per kernel
+#   build/bench/results.{md,json}         the latest run
+# and (unless --no-doc) replaces the <K> table in Documentation/performance.md.
+# Logs: build/bench/<K>/run.log (whole console), build/bench/vm/<K>/.
+#
+#   --repeats N   repeats of every measurement (default 5; env BENCH_REPEATS)
+#   --quick       1 repeat, short windows: a smoke test of the harness
+#
+# Never part of `make check`: figures are reported, not asserted.  Exit
+# status: 0 when every kernel produced results, 1 otherwise.
+set -euo pipefail
+. "$(dirname "$0")/../vm/common.sh"
+
+kernels=()
+repeats=${BENCH_REPEATS:-5}
+quick=0
+doc=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernels+=("$2"); shift 2 ;;
+	--kernel=*) kernels+=("${1#*=}"); shift ;;
+	--repeats) repeats=$2; shift 2 ;;
+	--quick) quick=1; repeats=1; shift ;;
+	--no-doc) doc=0; shift ;;
+	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown argument $1 (see --help)" ;;
+	esac
+done
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.1-rt)
+for k in "${kernels[@]}"; do check_kernel_name "$k"; done
+case $repeats in ''|*[!0-9]*|0) die "--repeats wants a positive number" ;; esac
+command -v python3 >/dev/null || die "python3 is needed for the report"
+
+out=$OSN_BUILD/bench
+mkdir -p "$out"
+# The bench's own build directory (its work dirs, not the test suite's), the
+# shared kernel cache.
+export OSN_KCACHE
+export OSN_BUILD=$out
+export OSN_GUEST_DIR=bench/guest
+export OSN_VM_VERBOSE=1
+export OSN_VM_ENV="BENCH_REPEATS=$repeats BENCH_QUICK=$quick"
+
+status=0
+for K in "${kernels[@]}"; do
+	kout=$out/$K
+	mkdir -p "$kout"
+	note "bench $K: $repeats repeats$([ $quick = 1 ] && echo ', quick'), log $kout/run.log"
+	t0=$(now_s)
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	set +e
+	"$OSN_ROOT/tests/vm/run-kernel.sh" "$K" 2>&1 | tee "$kout/run.log" |
+		grep --line-buffered -E '^(osn-vm:|OSN-TEST:|OSN-TEST-NOTE:|OSN-RESULT|OSN-GUEST:)|OSN-BENCH|^ *(FAIL|SKIP):' |
+		sed -u "s/^ */  [$K] /"
+	vrc=${PIPESTATUS[0]}
+	set -e
+	secs=$(($(now_s) - t0))
+	load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+	# host-side figures: osn.ko sections as built for this kernel
+	host=$kout/host.lines
+	: >"$host"
+	ko=$(ls -t "$out/vm/$K/ko/osn.ko" "$out/vm/$K".run*/ko/osn.ko 2>/dev/null | head -n 1 || true)
+	if [ -n "$ko" ] && command -v size >/dev/null; then
+		size "$ko" | awk 'NR == 2 { printf "OSN-BENCH fig=size tracer=osn rep=1 text=%d data=%d bss=%d\n", $1, $2, $3 }' >>"$host"
+		echo "OSN-BENCH fig=size tracer=osn rep=1 file_bytes=$(stat -c %s "$ko")" >>"$host"
+	fi
+	commit=$(git -C "$OSN_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	dirty=$(git -C "$OSN_ROOT" status --porcelain -- kernel tools include 2>/dev/null | grep -c . || true)
+	[ "$dirty" = 0 ] || commit="$commit+wip"
+
+	if python3 "$OSN_ROOT/tests/bench/report.py" --kernel "$K" --repeats "$repeats" \
+		--quick "$quick" --vm-status "$vrc" --seconds "$secs" \
+		--host-load "$load0 -> $load1" --host-cpus "$(nproc)" --commit "$commit" \
+		--qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
+		--md "$kout/results.md" --json "$kout/results.json" \
+		"$kout/run.log" "$host"; then
+		cp "$kout/results.md" "$out/results.md"
+		cp "$kout/results.json" "$out/results.json"
+		if [ $doc = 1 ] && [ $quick = 0 ]; then
+			python3 "$OSN_ROOT/tests/bench/report.py" --update-doc \
+				"$OSN_ROOT/Documentation/performance.md" --kernel "$K" \
+				--md "$kout/results.md"
+		fi
+		echo
+		cat "$kout/results.md"
+		echo
+		note "bench $K: ${secs}s, results in $kout/results.{md,json}"
+	else
+		note "bench $K: no results (see $kout/run.log)"
+		status=1
+	fi
+	[ "$vrc" = 0 ] || note "bench $K: the guest run reported problems (exit $vrc, see $kout/run.log)"
+done
+exit $status

@@ -1,0 +1,52 @@
+#!/bin/sh
+# timeout: 120
+# osn top attributes injected hard-IRQ stalls on CPU 1 to CPU 1's IRQ
+# column: count >= injections, IRQ time >= 90% of the stolen time, and
+# only CPU 1 is measured.  Text and JSON of the same run.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 2
+require_bin jq
+inject_load
+cli_setup
+
+cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -d 8 -q \
+	--json="$CLI_OUT/top.json"
+pid=$CLI_PID
+cli_wait_collecting osn_top
+inject irq 1 50 200
+done=$(inject_status done)
+stolen=$(inject_status stolen_ns)
+info "$(inject_status)"
+wait $pid
+rc=$?
+cat "$CLI_OUT/top.txt"
+assert_eq "$rc" 0 "exit status"
+assert_eq "$done" 50 "injections done"
+
+j=$CLI_OUT/top.json
+assert_eq "$(cli_json "$j" '.cpus | length')" 1 "measured CPUs"
+assert_eq "$(cli_json "$j" '.cpus[0].cpu')" 1 "measured CPU"
+assert_eq "$(cli_json "$j" '.config.cpus')" 1 "cpus knob"
+irq_count=$(cli_json "$j" '.cpus[0].irq.count')
+irq_time=$(cli_json "$j" '.cpus[0].irq.time')
+info "irq count $irq_count time $irq_time us, stolen $stolen ns"
+assert_ge "$irq_count" "$done" "IRQ count on CPU 1"
+cli_us_ge "$irq_time" $((stolen * 9 / 10)) ||
+	fail "IRQ time $irq_time us < 90% of the stolen $stolen ns"
+periods=$(cli_json "$j" '.cpus[0].periods')
+assert_ge "$periods" 20 "periods of 100 ms in 8 s"
+
+# the text table: title, duration line, CPU 1 in both blocks, ALL rows
+t=$CLI_OUT/top.txt
+grep -q 'Operating System Noise' "$t" || fail "no title"
+grep -Eq '^duration: +0 00:00:0[0-9] \| time is in us$' "$t" || fail "no duration line"
+grep -Eq '^CPU Period +Runtime +Noise +% CPU Aval +Max Noise +Max Single$' "$t" ||
+	fail "no header"
+grep -Eq '^ +1 #[0-9]+ ' "$t" || fail "no CPU 1 row"
+grep -Eq '^ +0 #' "$t" && fail "CPU 0 is not measured but shown"
+assert_eq "$(grep -c '^ALL ' "$t")" 2 "ALL rows"
+# the IRQ count in the text equals the JSON one
+irq_txt=$(awk '/^CPU +HW +HW us/ { blk = 1; next } blk && $1 == 1 { print $6 }' "$t")
+assert_eq "$irq_txt" "$irq_count" "IRQ count in the text"
+exit 0

@@ -1,0 +1,54 @@
+#!/bin/sh
+# timeout: 120
+# osn hist counts injected 200 us hard-IRQ stalls on CPU 1 in the buckets
+# >= 200 us of CPU 1, with exact max >= 200 us; text and JSON agree.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 2
+require_bin jq
+inject_load
+cli_setup
+
+cli_start "$CLI_OUT/hist.txt" hist -c 1 -p 100000 -r 100000 -T 20 -b 100 -E 50 \
+	-d 8 --json="$CLI_OUT/hist.json"
+pid=$CLI_PID
+cli_wait_collecting osn_hist
+inject irq 1 50 200
+done=$(inject_status done)
+info "$(inject_status)"
+wait $pid
+rc=$?
+cat "$CLI_OUT/hist.txt"
+assert_eq "$rc" 0 "exit status"
+assert_eq "$done" 50 "injections done"
+
+j=$CLI_OUT/hist.json
+assert_eq "$(cli_json "$j" '.cpus | length')" 1 "measured CPUs"
+assert_eq "$(cli_json "$j" '.cpus[0].cpu')" 1 "measured CPU"
+n200=$(cli_json "$j" '([.cpus[0].buckets[] | select(.index >= 200) | .count] | add // 0) + .cpus[0].over')
+count=$(cli_json "$j" '.cpus[0].count')
+max=$(cli_json "$j" '.cpus[0].max')
+info "count $count, >= 200 us: $n200, max $max us"
+assert_ge "$n200" $((done * 9 / 10)) "samples >= 200 us"
+cli_us_ge "$max" 200000 || fail "max $max us < 200 us"
+p999=$(cli_json "$j" '.cpus[0]["p99.9"]')
+awk -v a="$p999" -v b="$max" 'BEGIN { exit !(a <= b) }' ||
+	fail "p99.9 $p999 > max $max"
+avg=$(cli_json "$j" '.cpus[0].avg')
+min=$(cli_json "$j" '.cpus[0].min')
+awk -v a="$min" -v b="$avg" -v c="$max" 'BEGIN { exit !(a <= b && b <= c) }' ||
+	fail "not min <= avg <= max: $min $avg $max"
+
+# text: rtla layout, the 200 row of CPU-001 matches the JSON bucket
+t=$CLI_OUT/hist.txt
+grep -q '^# osn histogram$' "$t" || fail "no header"
+grep -Eq '^Index +CPU-001$' "$t" || fail "no index line for CPU-001"
+b200=$(cli_json "$j" '[.cpus[0].buckets[] | select(.index == 200) | .count] | add // 0')
+row=$(awk '$1 == "200" { print $2 }' "$t")
+assert_eq "${row:-0}" "$b200" "bucket 200 in text and JSON"
+tc=$(awk '$1 == "count:" { print $2 }' "$t")
+assert_eq "$tc" "$count" "count: row"
+for r in over: min: avg: max: p50: p90: p99: p99.9:; do
+	grep -q "^$r" "$t" || fail "no $r row"
+done
+exit 0

@@ -1,0 +1,75 @@
+#!/bin/sh
+# timeout: 300
+# Auto-stop: osn top -s stops on an injected 100 ms hard-IRQ stall, exits
+# 2, prints "osn hit stop tracing" and explains the sample with the
+# local_timer irq; -t saves the trace.  osn hist -S stops on a period whose
+# noise the injected IRQs made and explains it too.
+# TCG itself makes long gaps (the vCPU thread descheduled on the host): a
+# run stopped by one of those (explained as hw) is retried.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 2
+inject_load
+cli_setup
+
+# run_until_irq_stop OUT MIN_US ARGS...: run osn ARGS while injecting
+# ICOUNT x IDUR us hard-IRQ stalls every IIV us on CPU 1, up to 5 times,
+# until the stop is explained by a local_timer irq of >= MIN_US.
+run_until_irq_stop() {
+	_out=$1 _min=$2
+	shift 2
+	for _try in 1 2 3 4 5; do
+		cli_start "$_out" "$@"
+		cli_wait_collecting "$INST" 0
+		inject_start irq 1 "$ICOUNT" "$IDUR" "$IIV"
+		_n=0
+		while kill -0 $CLI_PID 2>/dev/null && [ $_n -lt 600 ]; do
+			sleep 0.1
+			_n=$((_n + 1))
+		done
+		kill -0 $CLI_PID 2>/dev/null && kill -INT $CLI_PID
+		wait $CLI_PID
+		RC=$?
+		echo stop >"$INJ/inject" 2>/dev/null
+		inject_wait 60
+		info "try $_try: osn $* -> $RC"
+		sed 's/^/    | /' "$_out"
+		_t=$(awk '$1 == "irq" && $2 ~ /^local_timer:/ { print $4; exit }' "$_out")
+		[ -n "$_t" ] && cli_us_ge "$_t" $((_min * 1000)) && return 0
+	done
+	fail "no stop explained by local_timer >= $_min us in 5 tries"
+}
+
+# 1. a single sample > 90 ms, with the trace saved
+INST=osn_top ICOUNT=10 IDUR=100000 IIV=250000
+run_until_irq_stop "$CLI_OUT/top.txt" 100000 top -c 1 -p 200000 -r 200000 \
+	-T 20 -s 90000 -d 60 -q -t "$CLI_OUT/trace.txt"
+o=$CLI_OUT/top.txt
+assert_eq "$RC" 2 "exit status of a stop"
+grep -q '^osn hit stop tracing$' "$o" || fail "no 'osn hit stop tracing'"
+grep -Eq '^  cpu 1: a single noise sample of [0-9.]+ us > stop_tracing_us 90000 us$' "$o" ||
+	fail "no stop line for cpu 1"
+grep -Eq '^  the sample at [0-9]+\.[0-9]{9} lasted [0-9.]+ us, [0-9]+ interferences?; made of:$' "$o" ||
+	fail "no sample line"
+grep -q '  Saving trace to ' "$o" || fail "no 'Saving trace to'"
+[ -s "$CLI_OUT/trace.txt" ] || fail "no saved trace"
+grep -q 'irq_noise: local_timer:' "$CLI_OUT/trace.txt" || fail "trace lacks irq_noise"
+grep -q 'stop: stop tracing hit' "$CLI_OUT/trace.txt" || fail "trace lacks osn:stop"
+assert_eq "$(cli_instances)" "" "instances left"
+
+# 2. a period's total noise > 150 ms: 100 ms stalls every 250 ms in 1 s periods
+INST=osn_hist ICOUNT=12 IDUR=100000 IIV=250000
+run_until_irq_stop "$CLI_OUT/hist.txt" 100000 hist -c 1 -p 1000000 -r 1000000 \
+	-T 20 -S 150000 -d 60
+o=$CLI_OUT/hist.txt
+assert_eq "$RC" 2 "exit status of a total stop"
+grep -q '^osn hit stop tracing$' "$o" || fail "no 'osn hit stop tracing'"
+grep -Eq "^  cpu 1: the period's noise of [0-9.]+ us > stop_tracing_total_us 150000 us$" "$o" ||
+	fail "no total stop line for cpu 1"
+grep -Eq '^  [0-9]+ noise samples? of the period' "$o" || fail "no period line"
+grep -q '^# osn histogram$' "$o" || fail "no histogram before the explanation"
+assert_eq "$(cli_instances)" "" "instances left"
+assert_eq "$(cat "$OSN_PARAMS/stop_tracing_us")" 0 "stop_tracing_us restored"
+assert_eq "$(cat "$OSN_PARAMS/stop_tracing_total_us")" 0 "stop_tracing_total_us restored"
+assert_eq "$(cat "$TFS/tracing_on")" 1 "top-level tracing_on restored"
+exit 0

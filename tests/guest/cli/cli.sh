@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers of the CLI tests (tests/guest/cli/NN-*.sh), sourced after
+# ../lib.sh.  Not a test itself (no NN- prefix).
+
+OSN=$OSN_BIN/osn
+CLI_OUT=/tmp/osn-cli
+CLI_KNOBS="cpus period_us runtime_us threshold_us stop_tracing_us stop_tracing_total_us options"
+
+# cli_setup [INSMOD PARAMS...]: the CLI binary must be there; load osn;
+# at exit, stop any osn still running and undo what it left.
+cli_setup() {
+	[ -x "$OSN" ] || skip "tools/osn is not in the guest"
+	osn_load "$@"
+	rm -rf "$CLI_OUT"
+	mkdir -p "$CLI_OUT"
+	on_exit osn_knobs_default
+	on_exit cli_cleanup
+}
+
+# cli_cleanup: kill the osn processes this test started, then let
+# `osn cleanup` undo what they left (instances, knobs).
+cli_cleanup() {
+	for _p in $(pidof osn 2>/dev/null); do
+		kill -KILL "$_p" 2>/dev/null
+	done
+	"$OSN" cleanup >/dev/null 2>&1
+	for _i in osn_top osn_hist osn_trace; do
+		rm_instance "$_i"
+	done
+}
+
+# cli_knobs: every knob as NAME=VALUE, one a line.
+cli_knobs() {
+	for _k in $CLI_KNOBS; do
+		echo "$_k=$(cat "$OSN_PARAMS/$_k")"
+	done
+}
+
+# cli_instances: the CLI's tracefs instances that exist now.
+cli_instances() {
+	ls "$TFS/instances" 2>/dev/null | grep -E '^osn_(top|hist|trace)$'
+}
+
+# cli_osn_enabled: instances (or "top") where an osn event is enabled.
+cli_osn_enabled() {
+	_e=$(cat "$TFS/events/osn/enable" 2>/dev/null)
+	[ "$_e" = 0 ] || echo top
+	for _d in "$TFS"/instances/*; do
+		[ -d "$_d/events/osn" ] || continue
+		_e=$(cat "$_d/events/osn/enable")
+		[ "$_e" = 0 ] || basename "$_d"
+	done
+}
+
+# cli_start OUT ARGS...: run osn ARGS in the background, stdout and
+# stderr to OUT; CLI_PID is its pid.
+cli_start() {
+	CLI_LOG=$1
+	shift
+	"$OSN" "$@" >"$CLI_LOG" 2>&1 &
+	CLI_PID=$!
+}
+
+# cli_is_collecting INSTANCE: the instance exists and workload threads run.
+cli_is_collecting() {
+	[ -d "$TFS/instances/$1" ] && [ "$(osn_nthreads)" -ge 1 ] &&
+		[ "$(cat "$TFS/instances/$1/events/osn/sample/enable" 2>/dev/null)" = 1 ]
+}
+
+# cli_wait_collecting INSTANCE [EXTRA_S]: wait (30 s) until the osn started
+# by cli_start has set up INSTANCE and the workload runs, then EXTRA_S
+# more (default 1).  Fails with osn's output if it ended first.
+cli_wait_collecting() {
+	_n=300
+	while ! cli_is_collecting "$1"; do
+		if ! kill -0 "$CLI_PID" 2>/dev/null; then
+			wait "$CLI_PID"
+			echo "osn exited ($?) before collecting:"
+			cat "$CLI_LOG"
+			fail "osn did not start ($1)"
+		fi
+		_n=$((_n - 1))
+		[ $_n -gt 0 ] || { cat "$CLI_LOG"; fail "osn did not start in 30 s ($1)"; }
+		sleep 0.1
+	done
+	sleep "${2:-1}"
+}
+
+# cli_json FILE FILTER: jq -r FILTER FILE (fails the test on a jq error).
+cli_json() {
+	jq -r "$2" "$1" || fail "jq '$2' $1"
+}
+
+# cli_us_ge US_DECIMAL MIN_NS: true if US_DECIMAL (e.g. 1234.567) us >= MIN_NS ns.
+cli_us_ge() {
+	awk -v us="$1" -v ns="$2" 'BEGIN { exit !(us * 1000 >= ns) }'
+}
+
+# cli_one_line FILE: FILE has exactly one line, starting with "osn: ".
+cli_one_line() {
+	[ "$(grep -c . "$1")" = 1 ] && grep -q '^osn: ' "$1"
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# timeout: 60
+# CPU 1 going offline while osn runs takes its thread away; coming back
+# online restarts it and its events resume.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/engine/engine.sh"
+require_cpus 2
+[ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU 1 cannot go offline"
+eng_setup period_us=50000 runtime_us=40000
+i=$(eng_instance osn_hp sample)
+echo 1 >"$i/tracing_on"
+eng_wait_threads 2
+on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'
+for round in 1 2 3; do
+	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
+	eng_wait_threads 1
+	assert_eq "$(osn_threads)" osn/0 "threads with cpu1 offline"
+	: >"$i/trace"
+	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "online cpu1"
+	eng_wait_threads 2
+	wait_for 10 sh -c "grep -q '\[001\] .* sample: ' $i/trace" ||
+		fail "round $round: no sample from CPU 1 after online"
+done
+echo 0 >"$i/events/osn/enable"
+eng_wait_threads 0
+exit 0

@@ -1,0 +1,23 @@
+#!/bin/sh
+# timeout: 60
+# With NO_OSNOISE_WORKLOAD there is no osn thread, but the probes report
+# the noise of the selected CPUs: injected IRQs on CPU 1 show up as
+# irq_noise, a user task on CPU 1 as thread_noise; nothing for CPU 0.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/engine/engine.sh"
+require_cpus 2
+inject_load
+eng_setup cpus=1 options=NO_OSNOISE_WORKLOAD threshold_us=20
+i=$(eng_instance osn_nowl irq_noise thread_noise)
+echo 1 >"$i/tracing_on"
+sleep 0.3
+assert_eq "$(osn_nthreads)" 0 "threads without workload"
+inject irq 1 20 200 2000
+taskset -c 1 sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done' 2>/dev/null ||
+	info "taskset unavailable"
+echo 0 >"$i/tracing_on"
+echo 0 >"$i/events/osn/enable"
+n=$(grep ' irq_noise: local_timer:' "$i/trace" | grep '\[001\]' >/tmp/eng_nw; eng_duration_ge /tmp/eng_nw 200000)
+assert_ge "$n" 19 "irq_noise >= 200us on CPU 1 without workload"
+assert_eq "$(grep -E ' (irq_noise|thread_noise): ' "$i/trace" | grep -c '\[000\]')" 0 "events on CPU 0"
+exit 0

@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# Helpers of the reliability tests (tests/guest/reliability/NN-*.sh and
+# tests/guest-long/NN-*.sh), sourced after ../lib.sh.  Not a test itself.
+#
+# Conventions:
+#  - the attacked CPU is CPU 1 (REL_CPU); CPU 0 keeps the shell responsive,
+#    so the workload runs with a short duty cycle (REL_PERIOD/REL_RUNTIME);
+#  - every figure the lead may quote is printed on a line starting with
+#    "FIGURES: " (grep the console log for it);
+#  - iteration counts come from REL_* variables with quick defaults; the
+#    long suite (tests/guest-long/) runs the same scripts with bigger ones.
+#  - the hot loops avoid forks (TCG makes each fork cost 10-100 ms): thread
+#    scans and knob reads use the shell's read builtin.
+
+REL_CPU=1
+REL_PERIOD=100000
+REL_RUNTIME=20000
+REL_HOTPLUG=/sys/devices/system/cpu/cpu$REL_CPU/online
+REL_NL='
+'
+
+# figures MSG: one line of figures for the report.
+figures() {
+	echo "FIGURES: $*"
+}
+
+# rel_setup [INSMOD PARAMS...]: load osn; at exit put back the knobs, CPU 1
+# online and the top-level tracing_on (osn's stop conditions clear it).
+rel_setup() {
+	osn_load "$@"
+	# The test and its children stay off the measured CPU (as rtla does).
+	taskset -p 1 $$ >/dev/null 2>&1
+	read -r _rel_ton <"$TFS/tracing_on"
+	on_exit "echo $_rel_ton >$TFS/tracing_on"
+	on_exit osn_knobs_default
+	on_exit rel_cpu_online 1
+}
+
+# rel_knobs_measure [CPUS]: the reliability workload: CPUS (default CPU 1),
+# REL_PERIOD/REL_RUNTIME, threshold 1 us (the default).
+rel_knobs_measure() {
+	osn_knob runtime_us 100
+	osn_knob period_us $REL_PERIOD
+	osn_knob runtime_us $REL_RUNTIME
+	osn_knob threshold_us 0
+	osn_knob cpus "${1:-$REL_CPU}"
+}
+
+# rel_instance NAME [BUFFER_KB] EVENT...: a new instance (removed at exit)
+# with tracing on and the osn EVENTs (names without osn/) enabled; its path
+# is left in REL_INST.  Not to be called as $(...): the cleanup registered
+# in a subshell would be lost.
+rel_instance() {
+	new_instance "$1" >/dev/null
+	_rin=$TFS/instances/$1
+	REL_INST=$_rin
+	shift
+	_rkb=1024
+	case $1 in [0-9]*) _rkb=$1; shift ;; esac
+	echo "$_rkb" >"$_rin/buffer_size_kb" || fail "buffer_size_kb=$_rkb in $_rin"
+	echo 1 >"$_rin/tracing_on"
+	for _ev in "$@"; do
+		echo 1 >"$_rin/events/osn/$_ev/enable" || fail "enable osn/$_ev in $_rin"
+	done
+}
+
+# rel_cpu_online CPU_STATE: put CPU 1 online (1) or offline (0); no-op if
+# it already is.  Returns the write's status.
+rel_cpu_online() {
+	[ -e "$REL_HOTPLUG" ] || return 1
+	read -r _rco <"$REL_HOTPLUG"
+	[ "$_rco" = "$1" ] && return 0
+	echo "$1" >"$REL_HOTPLUG"
+}
+
+# require_hotplug: skip unless CPU 1 can go offline.
+require_hotplug() {
+	require_cpus 2
+	[ -w "$REL_HOTPLUG" ] || skip "cpu$REL_CPU has no online file (not hotpluggable)"
+}
+
+# ---- workload threads, fork-free ------------------------------------------
+
+# rel_scan: REL_THREADS = "comm=pid ..." of every osn/ thread (in /proc
+# order) and REL_NTHREADS = how many.  No fork.
+rel_scan() {
+	REL_THREADS=
+	REL_NTHREADS=0
+	for _d in /proc/[0-9]*; do
+		read -r _c 2>/dev/null <"$_d/comm" || continue
+		case $_c in
+		osn/*)
+			REL_THREADS="$REL_THREADS $_c=${_d#/proc/}"
+			REL_NTHREADS=$((REL_NTHREADS + 1))
+			;;
+		esac
+	done
+}
+
+# rel_same_thread COMM=PID: true if task PID still runs as COMM (one read).
+rel_same_thread() {
+	read -r _c 2>/dev/null <"/proc/${1#*=}/comm" && [ "$_c" = "${1%%=*}" ]
+}
+
+# rel_threads_are "osn/0 osn/1 ...": true if exactly these osn threads run
+# (each once; "" = none).
+rel_threads_are() {
+	rel_scan
+	_n=0
+	for _w in $1; do
+		_n=$((_n + 1))
+		case "$REL_THREADS " in
+		*" $_w="*" $_w="*) return 1 ;;	# duplicate
+		*" $_w="*) ;;
+		*) return 1 ;;
+		esac
+	done
+	[ "$REL_NTHREADS" = "$_n" ]
+}
+
+# rel_wait_threads "LIST" [TIMEOUT_S]: wait (default 15 s) until exactly
+# the threads of LIST run; fail otherwise.
+rel_wait_threads() {
+	wait_for "${2:-15}" rel_threads_are "$1" ||
+		fail "expected osn threads '$1', have '$REL_THREADS'"
+}
+
+# rel_wait_no_threads [TIMEOUT_S]: no osn/ thread left (after a stop).
+rel_wait_no_threads() {
+	rel_wait_threads "" "${1:-15}"
+}
+
+# ---- events ----------------------------------------------------------------
+
+# rel_count INSTANCE EVENT: EVENT lines in the instance's buffer.
+rel_count() {
+	grep -c " $2: " "$1/trace"
+}
+
+# rel_flowing INSTANCE [N] [TIMEOUT_S]: at least N (default 2) new sample
+# events arrive within TIMEOUT_S (default 15) s.
+rel_flowing() {
+	_rf0=$(rel_count "$1" sample)
+	_rfn=${2:-2}
+	wait_for "${3:-15}" rel_count_ge "$1" sample $((_rf0 + _rfn))
+}
+rel_count_ge() {
+	[ "$(rel_count "$1" "$2")" -ge "$3" ]
+}
+
+# rel_assert_flowing INSTANCE [WHAT]: fail unless sample events flow.
+rel_assert_flowing() {
+	rel_flowing "$1" || fail "${2:-osn} : no new sample events in $1 (threads: '$REL_THREADS')"
+}
+
+# rel_module_works: after a fault: a fresh instance with osn/sample enabled
+# gets the workload threads of the current cpus knob and sample events,
+# and disabling it stops every thread again.
+rel_module_works() {
+	rel_instance rel_check 1024 sample
+	_rmw=$REL_INST
+	_rmw_cpus=$(osn_knob cpus)
+	_want=
+	case $_rmw_cpus in
+	0) _want=osn/0 ;;
+	1) _want=osn/1 ;;
+	0-1) _want="osn/0 osn/1" ;;
+	esac
+	[ -n "$_want" ] && rel_wait_threads "$_want"
+	rel_flowing "$_rmw" 2 20 || fail "module check: no sample events after re-enable (cpus=$_rmw_cpus)"
+	echo 0 >"$_rmw/events/osn/enable"
+	rel_wait_no_threads
+	rm_instance rel_check
+}
+
+# rel_any_osn_enabled: true if an osn event is enabled anywhere.
+rel_any_osn_enabled() {
+	read -r _e <"$TFS/events/osn/enable"
+	[ "$_e" != 0 ] && return 0
+	for _d in "$TFS"/instances/*; do
+		[ -e "$_d/events/osn/enable" ] || continue
+		read -r _e <"$_d/events/osn/enable"
+		[ "$_e" != 0 ] && return 0
+	done
+	return 1
+}
+
+# ---- memory ----------------------------------------------------------------
+
+# rel_meminfo: REL_MEMAVAIL, REL_SLAB, REL_SUNRECL (kB) from /proc/meminfo.
+rel_meminfo() {
+	while read -r _k _v _u; do
+		case $_k in
+		MemAvailable:) REL_MEMAVAIL=$_v ;;
+		Slab:) REL_SLAB=$_v ;;
+		SUnreclaim:) REL_SUNRECL=$_v ;;
+		esac
+	done </proc/meminfo
+}
+
+# rel_settle_mem: drop caches and let RCU-freed objects go before a reading.
+rel_settle_mem() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sleep 2
+	echo 3 >/proc/sys/vm/drop_caches
+}

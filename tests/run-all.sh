@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-all.sh [--long] [KERNEL...] - every test: the host tests
+# (tests/run-host.sh) then the guest suite on the VM kernel matrix
+# (tests/vm/run-matrix.sh; default 6.1 6.12 6.1-rt 6.12-rt).
+# The last line is "N passed, N failed, N skipped" over host and guest
+# tests; the exit status is non-zero if anything failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vm/common.sh"
+
+long=()
+[ "${1:-}" = --long ] && { long=(--long); shift; }
+[ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
+mkdir -p "$OSN_BUILD"
+t0=$(now_s)
+hres=$OSN_BUILD/host-result
+vres=$OSN_BUILD/vm-result
+rm -f "$hres" "$vres"
+
+echo "======== host tests ========"
+"$here/run-host.sh" --result "$hres" "$@"
+th=$(($(now_s) - t0))
+echo
+echo "======== VM matrix: $* ========"
+"$here/vm/run-matrix.sh" "${long[@]}" --result "$vres" "$@"
+tv=$(($(now_s) - t0 - th))
+
+get() {	# file key
+	sed -n "s/.*\\b$2=\\([0-9]*\\).*/\\1/p" "$1" 2>/dev/null | head -n 1
+}
+hp=$(get "$hres" pass) hf=$(get "$hres" fail) hs=$(get "$hres" skip)
+vp=$(get "$vres" pass) vf=$(get "$vres" fail) vs=$(get "$vres" skip)
+# A part that died without a result is one failure.
+[ -n "$hf" ] || { hp=0 hf=1 hs=0; }
+[ -n "$vf" ] || { vp=0 vf=1 vs=0; }
+echo
+echo "host: $hp passed, $hf failed, $hs skipped (${th}s)"
+echo "vm:   $vp passed, $vf failed, $vs skipped (${tv}s)"
+echo "total time $(($(now_s) - t0))s"
+p=$((hp + vp)) f=$((hf + vf)) s=$((hs + vs))
+echo "$p passed, $f failed, $s skipped"
+[ "$f" = 0 ]

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-host.sh [--result FILE] [KERNEL...] - the host-side tests:
+#   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
+#   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
+#     tools/Makefile exists
+#   - osn_inject.ko builds warning-free with W=1 and sparse (C=2) against
+#     the headers of each KERNEL of the matrix that are installed
+# Robust to a partial tree: a missing part counts as nothing, not a crash.
+# Ends with "N passed, N failed, N skipped"; --result FILE gets
+# "pass=N fail=N skip=N".  Exit status 0 only if nothing failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/vm/common.sh"
+
+result=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--result) result=$2; shift 2 ;;
+	-h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
+
+tp=0 tf=0 ts=0
+log_dir=$OSN_BUILD/host
+mkdir -p "$log_dir"
+
+# add_counts LABEL FILE: add the last "N passed, N failed[, N skipped]" of
+# FILE; returns 1 if there is none.
+add_counts() {
+	local l p f s
+	l=$(grep -Eo '[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?' "$2" | tail -n 1)
+	[ -n "$l" ] || return 1
+	p=$(echo "$l" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+	f=$(echo "$l" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	s=$(echo "$l" | sed -n 's/.* \([0-9]*\) skipped.*/\1/p')
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
+	echo "host: $1: $l"
+}
+
+# ---- the VM bench's log parser --------------------------------------------
+echo "== host: tests/vm/selftest-parser.sh"
+"$here/vm/selftest-parser.sh" >"$log_dir/selftest-parser.log" 2>&1
+grep -v '^ok' "$log_dir/selftest-parser.log" | grep -v 'passed,' | sed 's/^/  /'
+add_counts "parser self-test" "$log_dir/selftest-parser.log" ||
+	{ echo "host: parser self-test did not run"; tf=$((tf + 1)); }
+
+# ---- CLI unit tests -------------------------------------------------------
+if [ -e "$OSN_ROOT/tools/Makefile" ] &&
+   grep -q '^check:' "$OSN_ROOT/tools/Makefile"; then
+	echo "== host: make -C tools check"
+	make -C "$OSN_ROOT/tools" check >"$log_dir/tools-check.log" 2>&1
+	rc=$?
+	grep -Ev '^(ok|PASS)' "$log_dir/tools-check.log" | tail -n 40 | sed 's/^/  /'
+	if ! add_counts "tools unit tests" "$log_dir/tools-check.log"; then
+		echo "host: make -C tools check gave no counts (exit $rc): counted as 1 failure"
+		tf=$((tf + 1))
+	elif [ $rc != 0 ] && ! grep -Eq '[1-9][0-9]* failed' "$log_dir/tools-check.log"; then
+		echo "host: make -C tools check failed (exit $rc) with no failed test: counted as 1 failure"
+		tf=$((tf + 1))
+	fi
+else
+	echo "== host: tools/ has no 'check' target yet: no CLI unit tests"
+fi
+
+# ---- injector static checks -----------------------------------------------
+if [ -e "$OSN_ROOT/tests/injector/osn_inject.c" ]; then
+	for k in "$@"; do
+		check_kernel_name "$k"
+		hp=$(resolve_meta "linux-headers-$(kernel_suffix "$k")")
+		hdr=/usr/src/$hp
+		if [ -z "$hp" ] || [ ! -e "$hdr/Makefile" ]; then
+			echo "host: SKIP injector W=1/sparse on $k: headers not installed"
+			ts=$((ts + 1))
+			continue
+		fi
+		d=$log_dir/injector-$k
+		rm -rf "$d"
+		mkdir -p "$d"
+		cp "$OSN_ROOT"/tests/injector/{Kbuild,*.c} "$d/"
+		c=
+		command -v sparse >/dev/null && c=C=2
+		if make -C "$hdr" M="$d" W=1 $c modules >"$d/build.log" 2>&1 &&
+		   ! grep -Eq 'warning:|error:' "$d/build.log"; then
+			echo "host: PASS injector W=1${c:+ sparse} on $k (${hp#linux-headers-})"
+			tp=$((tp + 1))
+		else
+			echo "host: FAIL injector W=1${c:+ sparse} on $k ($d/build.log):"
+			grep -E 'warning:|error:|\*\*\*' "$d/build.log" | head -n 20 | sed 's/^/  /'
+			tf=$((tf + 1))
+		fi
+	done
+fi
+
+[ -n "$result" ] && echo "pass=$tp fail=$tf skip=$ts" >"$result"
+echo "host: $tp passed, $tf failed, $ts skipped"
+[ "$tf" = 0 ]

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# demo.sh [KERNEL] - `make demo`: build everything, boot a Debian kernel
+# (default 6.1) in QEMU, load osn, inject known hard-IRQ noise on CPU 1 and
+# show osn measuring it (osn top, or osn's trace events if the CLI is not
+# built yet).  DEMO_SECONDS=N changes the measurement length (default 10).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+k=${1:-6.1}
+export OSN_GUEST_DIR=vm/demo-guest
+export OSN_VM_VERBOSE=2
+export OSN_VM_ENV="${OSN_VM_ENV:-} DEMO_SECONDS=${DEMO_SECONDS:-10}"
+exec "$here/run-kernel.sh" "$k"
