@@ -47,6 +47,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/version.h>
 
 #define INJ_MAX_COUNT		100000U
 #define INJ_MAX_DURATION_US	100000U
@@ -176,6 +177,16 @@ static enum hrtimer_restart inj_timer_fn(struct hrtimer *t)
 	}
 	hrtimer_forward_now(t, ns_to_ktime((u64)inj.interval_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
+}
+
+static void inj_timer_setup(enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(&inj.timer, inj_timer_fn, CLOCK_MONOTONIC, mode);
+#else
+	hrtimer_init(&inj.timer, CLOCK_MONOTONIC, mode);
+	inj.timer.function = inj_timer_fn;
+#endif
 }
 
 /* Runs on the target CPU (IPI): a pinned timer must be armed from there. */
@@ -310,10 +321,8 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	switch (ctx) {
 	case INJ_IRQ:
 	case INJ_SOFTIRQ:
-		hrtimer_init(&inj.timer, CLOCK_MONOTONIC,
-			     ctx == INJ_IRQ ? HRTIMER_MODE_REL_HARD
-					    : HRTIMER_MODE_REL_SOFT);
-		inj.timer.function = inj_timer_fn;
+		inj_timer_setup(ctx == INJ_IRQ ? HRTIMER_MODE_REL_HARD
+					       : HRTIMER_MODE_REL_SOFT);
 		inj.active = true;
 		ret = smp_call_function_single(cpu, inj_arm_timer, NULL, 1);
 		if (ret) {

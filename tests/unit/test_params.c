@@ -125,6 +125,9 @@ TEST(events)
 	CHECK_STR(p.events[1].event, "");
 	CHECK(!p.events[1].filter);
 
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched"), -1);
+	CHECK_STR(err, "-e needs -t: its events go to the saved trace");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched -a 10"), 0);
 	CHECK_EQ(parse(OSN_CMD_TOP, "--filter x"), -1);
 	CHECK_STR(err, "--filter needs a previous -e");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--trigger x"), -1);

@@ -339,6 +339,9 @@ int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
 			    "-r %llu: runtime must be <= period (%llu us)",
 			    (unsigned long long)p->runtime_us,
 			    (unsigned long long)p->period_us);
+	if (p->nevents && !p->trace_file)
+		return errf(err, errlen,
+			    "-e needs -t: its events go to the saved trace");
 	if (p->have_hk && osn_cpuset_empty(&p->hk))
 		return errf(err, errlen, "-H: empty cpu list");
 	if (p->json && p->json_file == NULL && p->trace_file &&

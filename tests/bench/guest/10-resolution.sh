@@ -79,27 +79,39 @@ floor() {
 	fi
 }
 
-# res_ev osn|up REP: sample_threshold events at 1 us through a hist trigger
+# res_ev osn|up REP: sample_threshold events at 1 us, counted by a hist
+# trigger read twice ($WIN s apart) while the tracer runs; the trigger is
+# removed before the tracer stops (a trigger keeps its event registered).
 HTRIG='hist:keys=duration.buckets=100:sort=duration:size=8192'
+hist_hits() {
+	awk '/^ *Hits: / { print $2 }' "$1"
+}
 res_ev() {
 	re_t=$1 re_rep=$2
 	BENCH_TRIGGER=$HTRIG
 	tr_start "$re_t" bench_res 1000000 1000000 1 sample_threshold
 	BENCH_TRIGGER=
-	[ "$BENCH_TRIGGER_OK" = 1 ] || { info "$re_t: hist trigger rejected"; tr_teardown "$re_t" bench_res; return 0; }
-	re_t0=$(uptime_ms)
-	sleep $WIN
-	tr_stop "$re_t" bench_res
-	re_t1=$(uptime_ms)
 	case $re_t in osn) re_s=osn ;; up) re_s=osnoise ;; esac
 	re_h=$BI/events/$re_s/sample_threshold
+	if [ "$BENCH_TRIGGER_OK" != 1 ]; then
+		info "$re_t: hist trigger rejected"
+		tr_stop "$re_t" bench_res
+		tr_teardown "$re_t" bench_res
+		return 0
+	fi
+	sleep 0.3
+	cat "$re_h/hist" >/tmp/bench_hist0
+	re_t0=$(uptime_ms)
+	sleep $WIN
 	cat "$re_h/hist" >/tmp/bench_hist
+	re_t1=$(uptime_ms)
 	echo "!$HTRIG" >"$re_h/trigger" 2>/dev/null
+	tr_stop "$re_t" bench_res
 	tr_teardown "$re_t" bench_res
 	[ "$re_rep" = 1 ] && info "$re_t hist: $(grep -m 2 '{' /tmp/bench_hist | tr -s ' ' | tr '\n' ' ')"
-	re_r=$(awk -v ms=$((re_t1 - re_t0)) '
+	re_r=$(awk -v ms=$((re_t1 - re_t0)) -v h0="$(hist_hits /tmp/bench_hist0)" '
 		/^\{ duration: ~ / && min == "" { split($4, a, "-"); min = a[1] }
-		/^ *Hits: / { hits = $2 } /^ *Dropped: / { drop = $2 }
+		/^ *Hits: / { hits = $2 - h0 } /^ *Dropped: / { drop = $2 }
 		END { printf "hits=%d dropped=%d elapsed_ms=%d samples_s=%.0f min_sample=%s\n",
 			hits, drop, ms, ms ? hits * 1000 / ms : 0, min == "" ? "nan" : min }' /tmp/bench_hist)
 	bench_result res_ev "$re_t" "$re_rep" "$re_r"

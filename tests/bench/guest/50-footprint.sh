@@ -9,6 +9,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 require_cpus 2
+bench_unleak
 
 settle() {
 	sync

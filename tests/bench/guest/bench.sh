@@ -90,6 +90,7 @@ bench_tracers() {
 # script, also while upstream measures), remember upstream's knobs.
 bench_setup() {
 	require_cpus 2
+	bench_unleak
 	if osn_have; then
 		osn_load
 		on_exit osn_knobs_default
@@ -98,6 +99,31 @@ bench_setup() {
 		up_save
 	fi
 	[ -n "$(bench_tracers)" ] || skip "neither osn.ko nor upstream osnoise on $OSN_KVER"
+}
+
+# bench_unleak: a previous script killed by its time limit may have left
+# osn loaded, instances behind or the injector running: clean up.
+bench_unleak() {
+	for _bu_i in "$TFS"/instances/bench_* "$TFS"/instances/osn_* "$TFS"/instances/osnoise_*; do
+		[ -d "$_bu_i" ] || continue
+		info "removing leftover instance $_bu_i"
+		echo 0 >"$_bu_i/tracing_on"
+		echo nop >"$_bu_i/current_tracer"
+		for _bu_t in "$_bu_i"/events/*/sample_threshold/trigger; do
+			grep -v '^#' "$_bu_t" 2>/dev/null | sed 's/ .*//; s/^/!/' |
+				while read -r _bu_l; do echo "$_bu_l" >"$_bu_t"; done
+		done 2>/dev/null
+		echo 0 >"$_bu_i/events/enable"
+		rmdir "$_bu_i"
+	done
+	[ -w "$INJ/inject" ] && echo stop >"$INJ/inject"
+	if mod_loaded osn; then
+		info "osn left loaded by a previous script: unloading"
+		echo 0 >"$TFS/events/osn/enable"
+		wait_for 10 osnb_no_threads
+		rmmod osn || fail "cannot unload the leftover osn"
+	fi
+	return 0
 }
 
 # set_pr DIR PERIOD_US RUNTIME_US: write a period/runtime pair whatever the

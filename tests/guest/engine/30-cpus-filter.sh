@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # osn watching CPU 1 only: no osn/0 thread, and nothing reported for CPU 0
 # even while CPU 0 is busy with injected IRQ and thread noise.
 . "$OSN_TESTS/guest/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # Two tracefs instances enable osn events at once: both receive events,
 # disabling one keeps the other running, disabling both stops the threads.
 # A filter and a trigger on osn events work as on any event.

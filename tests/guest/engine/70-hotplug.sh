@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # CPU 1 going offline while osn runs takes its thread away; coming back
 # online restarts it and its events resume.
 . "$OSN_TESTS/guest/lib.sh"

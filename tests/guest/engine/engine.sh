@@ -47,7 +47,7 @@ eng_duration_ge() {
 # eng_sum_field FILE NAME: sum of "NAME N" pairs over the sample lines.
 eng_sum_field() {
 	awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) s += $(i + 1) }
-		END { printf "%d\n", s }' "$1"
+		END { printf "%.0f\n", s }' "$1"
 }
 
 # eng_attrib CTX EVENT ERE TIMEFIELDS [MIN_PCT]: inject 50 x 200 us in CTX

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 150
+# timeout: 400
 # A catalogue of bad values written to every knob while osn measures CPU 1:
 # garbage, empty, whitespace, signs, overflowing and hex/octal-looking
 # numbers, format strings, non-ASCII digits, 4 KiB and 64 KiB strings,
@@ -101,7 +101,7 @@ big() {
 
 # knob_done KNOB: the knob's figures; sample events still flow.
 knob_done() {
-	info "$1: $K_TRIED bad writes, $K_REJ rejected"
+	info "[$(rel_elapsed)s] $1: $K_TRIED bad writes, $K_REJ rejected"
 	KNOB_FIG="$KNOB_FIG $1=$K_REJ/$K_TRIED"
 	K_TRIED=0
 	K_REJ=0

@@ -21,6 +21,13 @@ REL_HOTPLUG=/sys/devices/system/cpu/cpu$REL_CPU/online
 REL_NL='
 '
 
+# rel_elapsed: seconds since the test sourced rel.sh.
+read -r _rel_t0 _ </proc/uptime
+rel_elapsed() {
+	read -r _rel_t1 _ </proc/uptime
+	echo $((${_rel_t1%.*} - ${_rel_t0%.*}))
+}
+
 # figures MSG: one line of figures for the report.
 figures() {
 	echo "FIGURES: $*"
