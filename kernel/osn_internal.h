@@ -79,8 +79,6 @@ struct osn_cpu {
 	local_t			int_counter;
 	/* Probes account and emit only while true. */
 	bool			sampling;
-	/* When the current sampling window began (DEBUG). */
-	u64			window_start_ns;
 	/* The workload kthread of this CPU (NULL without OSNOISE_WORKLOAD). */
 	struct task_struct	*workload;
 

@@ -228,6 +228,21 @@ OSN_U64_KNOB(stop_tracing_total_us, osn_stop_total_us, osn_check_stop,
 /* ---- cpus ---- */
 
 /*
+ * Only digits and the cpulist separators, no empty region: the kernel's
+ * parser is lenient on some kernels (blanks, ",,"), osn is the same on all.
+ */
+static bool osn_cpulist_well_formed(const char *list)
+{
+	size_t len = strlen(list);
+
+	if (!len || len > OSN_CPUS_MAX_LEN)
+		return false;
+	if (strspn(list, "0123456789,-:/") != len)
+		return false;
+	return list[0] != ',' && list[len - 1] != ',' && !strstr(list, ",,");
+}
+
+/*
  * Parse from a bounded private copy: the input is never walked past
  * OSN_CPUS_MAX_LEN + 1 bytes (one trailing newline allowed), so an
  * unterminated or huge string is rejected without being read in full.
@@ -250,7 +265,7 @@ static int osn_parse_cpus(const char *val, struct cpumask *mask, bool *all)
 	if (*all)
 		goto out;
 
-	if (!*list || strlen(list) > OSN_CPUS_MAX_LEN ||
+	if (!osn_cpulist_well_formed(list) ||
 	    cpulist_parse(list, mask) || cpumask_empty(mask)) {
 		ret = -EINVAL;
 		goto out;

@@ -133,8 +133,6 @@ static void osn_irq_exit(int vector, const char *desc)
 		return;
 
 	duration = osn_source_exit(oc, &oc->irq, OSN_CLASS_IRQ);
-	if (duration > osn_time_get() - oc->window_start_ns) /* DEBUG */
-		pr_warn("DEBUG irq %s arr %llu win %llu dur %llu\n", desc, start, oc->window_start_ns, duration);
 	trace_irq_noise(vector, desc, start, duration);
 	osn_push_start(&oc->softirq, duration);
 	osn_push_start(&oc->thread, duration);
@@ -184,8 +182,6 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 		return;
 
 	duration = osn_source_exit(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
-	if (duration > osn_time_get() - oc->window_start_ns) /* DEBUG */
-		pr_warn("DEBUG softirq %u arr %llu win %llu dur %llu\n", vec_nr, start, oc->window_start_ns, duration);
 	trace_softirq_noise(vec_nr, start, duration);
 	osn_push_start(&oc->thread, duration);
 }
@@ -217,11 +213,8 @@ static void osn_probe_sched_switch(void *data, bool preempt,
 		return;
 
 	if (osn_is_noise_task(oc, prev) && oc->thread.delta_start_ns) {
-		u64 ds = oc->thread.delta_start_ns, nw = osn_time_get(); /* DEBUG */
 		start = oc->thread.arrival_ns;
 		duration = osn_source_exit(oc, &oc->thread, OSN_CLASS_THREAD);
-		if (duration > nw - oc->window_start_ns) /* DEBUG */
-			pr_warn("DEBUG thread %s/%d arr %llu ds %llu win %llu now %llu dur %llu next %s\n", prev->comm, prev->pid, start, ds, oc->window_start_ns, nw, duration, next->comm);
 		trace_thread_noise(prev, start, duration);
 	}
 

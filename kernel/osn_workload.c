@@ -153,10 +153,21 @@ static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 
 	last_count = osn_read_guarded(oc, &last);
 	start = last;
-	oc->window_start_ns = start; /* DEBUG */
 	last_qs = last;
 
 	do {
+		/*
+		 * Let others run before the read, not after it: time spent
+		 * preempted here falls in the gap that the read below closes,
+		 * so it is measured and not only accounted to its cause.
+		 */
+		if (!irqs_off && !preempt_off)
+			cond_resched_tasks_rcu_qs();
+		if (unlikely(last - last_qs >= OSN_RCU_QS_INTERVAL_NS)) {
+			osn_report_rcu_qs(irqs_off);
+			last_qs = last;
+		}
+
 		count = osn_read_guarded(oc, &now);
 		gap = now > last ? now - last : 0;
 
@@ -165,13 +176,6 @@ static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 			p.min_gap_ns = gap;
 		if (unlikely(gap >= cfg->threshold_ns))
 			osn_record_sample(cfg, &p, last, gap, count - last_count);
-
-		if (unlikely(now - last_qs >= OSN_RCU_QS_INTERVAL_NS)) {
-			osn_report_rcu_qs(irqs_off);
-			last_qs = now;
-		}
-		if (!irqs_off && !preempt_off)
-			cond_resched_tasks_rcu_qs();
 
 		last = now;
 		last_count = count;

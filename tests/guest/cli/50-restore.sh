@@ -16,7 +16,8 @@ osn_knob threshold_us 3
 osn_knob cpus 0
 before=$(cli_knobs)
 info "before: $(echo $before)"
-ARGS="-c 1 -p 200000 -r 100000 -T 5 -s 100000 -S 200000"
+# stop limits TCG's own hiccups never reach: armed, never hit
+ARGS="-c 1 -p 200000 -r 100000 -T 5 -s 100000000 -S 200000000"
 
 check_clean() {	# WHAT
 	assert_eq "$(cli_knobs)" "$before" "knobs after $1"
@@ -43,7 +44,7 @@ for sig in INT TERM; do
 	cli_wait_collecting osn_hist
 	# while it runs: its knobs are in effect
 	assert_eq "$(osn_knob cpus)" 1 "cpus while running"
-	assert_eq "$(osn_knob stop_tracing_us)" 100000 "stop_tracing_us while running"
+	assert_eq "$(osn_knob stop_tracing_us)" 100000000 "stop_tracing_us while running"
 	kill -$sig $pid
 	wait $pid
 	rc=$?

@@ -44,7 +44,7 @@ bad threshold_us 10000001		# > OSN_MAX_THRESHOLD_US
 bad stop_tracing_us 18446744073709552	# overflows in ns
 
 # cpus: garbage, empty, nonexistent, reversed, too long, offline.
-for v in "$NL" " " "," abc 0- -1 1-0 99 4096 0-99 "0 1" "$(nr_cpus)"; do
+for v in "$NL" " " "," abc 0- -1 1-0 "0,,1" ",1" "1," 99 4096 0-99 "0 1" "$(nr_cpus)"; do
 	bad cpus "$v"
 done
 long=$(head -c 1100 /dev/zero | tr '\0' '0')

@@ -134,6 +134,38 @@ rel_wait_threads() {
 		fail "expected osn threads '$1', have '$REL_THREADS'"
 }
 
+# rel_wait_stable LIST: the osn threads are LIST and stay the same tasks
+# for a second (restarts are asynchronous); REL_THREADS has them.
+rel_wait_stable() {
+	_ws=0
+	while [ $_ws -lt 20 ]; do
+		rel_wait_threads "$1"
+		_s1=$REL_THREADS
+		sleep 1
+		rel_threads_are "$1" && [ "$REL_THREADS" = "$_s1" ] && return 0
+		_ws=$((_ws + 1))
+	done
+	fail "osn threads never settled to '$1': '$REL_THREADS'"
+}
+
+# rel_gone COMM=PID...: true if none of these tasks runs any more.
+rel_gone() {
+	for _t in "$@"; do
+		rel_same_thread "$_t" && return 1
+	done
+	return 0
+}
+
+# rel_wait_restart LIST OLD: after a write that restarts the workload: the
+# threads of OLD ("comm=pid ..." as scanned before the write) end, then
+# LIST settles.
+rel_wait_restart() {
+	# shellcheck disable=SC2086
+	wait_for 20 rel_gone $2 ||
+		fail "workload not restarted: still '$2'"
+	rel_wait_stable "$1"
+}
+
 # rel_wait_no_threads [TIMEOUT_S]: no osn/ thread left (after a stop).
 rel_wait_no_threads() {
 	rel_wait_threads "" "${1:-15}"
@@ -141,25 +173,42 @@ rel_wait_no_threads() {
 
 # ---- events ----------------------------------------------------------------
 
-# rel_count INSTANCE EVENT: EVENT lines in the instance's buffer.
+# rel_count INSTANCE EVENT: EVENT lines in the instance's buffer (reads
+# the whole buffer: slow under TCG, use it once at the end of a test).
 rel_count() {
 	grep -c " $2: " "$1/trace"
 }
 
-# rel_flowing INSTANCE [N] [TIMEOUT_S]: at least N (default 2) new sample
-# events arrive within TIMEOUT_S (default 15) s.
-rel_flowing() {
-	_rf0=$(rel_count "$1" sample)
-	_rfn=${2:-2}
-	wait_for "${3:-15}" rel_count_ge "$1" sample $((_rf0 + _rfn))
-}
-rel_count_ge() {
-	[ "$(rel_count "$1" "$2")" -ge "$3" ]
+# rel_total INSTANCE: events ever written to the instance's buffer (all
+# CPUs: entries + overrun + read; cheap, no fork).  With only osn/sample
+# enabled, the number of periods reported so far.
+rel_total() {
+	REL_TOTAL=0
+	for _s in "$1"/per_cpu/cpu*/stats; do
+		while read -r _a _b _c; do
+			case "$_a $_b" in
+			"entries: "*|"overrun: "*) REL_TOTAL=$((REL_TOTAL + _b)) ;;
+			"read events:") REL_TOTAL=$((REL_TOTAL + _c)) ;;
+			esac
+		done <"$_s"
+	done
 }
 
-# rel_assert_flowing INSTANCE [WHAT]: fail unless sample events flow.
+# rel_flowing INSTANCE [N] [TIMEOUT_S]: at least N (default 2) new events
+# reach the instance within TIMEOUT_S (default 15) s.
+rel_flowing() {
+	rel_total "$1"
+	_rf_want=$((REL_TOTAL + ${2:-2}))
+	wait_for "${3:-15}" rel_total_ge "$1" "$_rf_want"
+}
+rel_total_ge() {
+	rel_total "$1"
+	[ "$REL_TOTAL" -ge "$2" ]
+}
+
+# rel_assert_flowing INSTANCE [WHAT]: fail unless events flow.
 rel_assert_flowing() {
-	rel_flowing "$1" || fail "${2:-osn} : no new sample events in $1 (threads: '$REL_THREADS')"
+	rel_flowing "$1" || fail "${2:-osn}: no new events in $1 (threads: '$REL_THREADS')"
 }
 
 # rel_module_works: after a fault: a fresh instance with osn/sample enabled
