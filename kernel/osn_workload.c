@@ -202,8 +202,14 @@ static void osn_sleep(const struct osn_config *cfg)
 	ktime_t wake;
 
 	if (!interval_ns) {
-		/* Back-to-back periods: still let others run on !PREEMPT. */
-		cond_resched();
+		/*
+		 * Back-to-back periods.  The loop offers to reschedule at every
+		 * iteration, with the probes on; a preemption point here, with
+		 * them off, would hide whatever was waiting for it.  Only the
+		 * atomic options, whose loop has none, need one.
+		 */
+		if (cfg->options & OSN_ATOMIC_OPTIONS)
+			cond_resched();
 		return;
 	}
 

@@ -34,7 +34,9 @@ for k in $kernels; do check_kernel_name "$k"; done
 
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || die "run as root (or install sudo)"
-	exec sudo -E "$0" --kernels "$kernels" $([ $fetch = 0 ] && echo --no-kernels)
+	again=(--kernels "$kernels")
+	[ $fetch = 1 ] || again+=(--no-kernels)
+	exec sudo -E "$0" "${again[@]}"
 fi
 
 export DEBIAN_FRONTEND=noninteractive

@@ -96,12 +96,14 @@ class Row:
 
     def __init__(self, label, fig, metric, digits=0, unit='', better=None,
                  a='osn', b='up', ref=None, ref_metric=None, ref_label=None,
-                 ratio='ratio', note=''):
+                 ratio='ratio', note='', refs=None):
         self.label, self.fig, self.metric = label, fig, metric
         self.digits, self.unit, self.better = digits, unit, better
-        self.a, self.b, self.ref = a, b, ref
-        self.ref_metric = ref_metric or metric
-        self.ref_label = ref_label or ref
+        self.a, self.b = a, b
+        # reference cells: (label, tracer, metric)
+        self.refs = list(refs or [])
+        if ref:
+            self.refs.insert(0, (ref_label or ref, ref, ref_metric or metric))
         self.ratio = ratio          # 'ratio', 'absratio' or None
         self.note = note
 
@@ -113,16 +115,31 @@ def key(k, scale=1.0):
     return f
 
 
+def bg_scale(rec):
+    """background events expected in the injection window: the background
+    window's count scaled to the injection window's length"""
+    if not num(rec.get('bg_ms')) or not rec['bg_ms'] or not num(rec.get('window_ms')):
+        return 0.0
+    return rec['window_ms'] / rec['bg_ms']
+
+
 def share(rec, _same):
     if not num(rec.get('matched')) or not rec.get('done'):
         return None
-    return 100.0 * rec['matched'] / rec['done']
+    return 100.0 * (rec['matched'] - rec.get('bg', 0.0) * bg_scale(rec)) / rec['done']
 
 
 def err(rec, _same):
     if not num(rec.get('sum_ns')) or not rec.get('stolen_ns'):
         return None
-    return 100.0 * (rec['sum_ns'] - rec['stolen_ns']) / rec['stolen_ns']
+    got = rec['sum_ns'] - rec.get('bg_ns', 0.0) * bg_scale(rec)
+    return 100.0 * (got - rec['stolen_ns']) / rec['stolen_ns']
+
+
+def raw_share(rec, _same):
+    if not num(rec.get('matched')) or not rec.get('done'):
+        return None
+    return 100.0 * rec['matched'] / rec['done']
 
 
 def rel_to(cond, k):
@@ -161,8 +178,10 @@ def rows_for(data):
         if fig not in data:
             continue
         R.append(Row(f'{CTX_LABEL[ctx]}: right source, ≥ 200 µs (% of injections)', fig, share, 1,
-                     better='100'))
-        R.append(Row(f'{CTX_LABEL[ctx]}: their total vs injected (error %)', fig, err, 2,
+                     better='100',
+                     refs=[('before subtracting the background: osn', 'osn', raw_share),
+                           ('upstream', 'up', raw_share)]))
+        R.append(Row(f'{CTX_LABEL[ctx]}: their total vs injected (error %)', fig, err, 1,
                      better='0', ratio='absratio'))
     sec('Overhead on CPU 0 (stress-ng --switch, bogo ops/s) while CPU 1 is measured')
     R.append(Row('ops/s', 'overhead', key('ops_s'), 0, better='higher', ref='none',
@@ -171,12 +190,14 @@ def rows_for(data):
                  better='higher', ref='busy', note='reference: untraced busy loop on CPU 1'))
     R.append(Row('ops/s relative to an untraced busy loop on CPU 1', 'overhead',
                  rel_to('busy', 'ops_s'), 3, better='higher'))
-    sec('Tool cost (CPU 0 time of the tool over a 5 s run; rtla for upstream)')
+    sec('Tool cost (osn top|hist vs rtla osnoise top|hist, pinned to CPU 0, measuring CPU 1)')
     for cmd in ('top', 'hist'):
-        for rate, what in (('low', 'threshold 50 µs'), ('high', 'threshold 1 µs + 6.7k injected IRQs/s')):
+        for rate, what in (('low', 'threshold 50 µs'), ('high', 'threshold 1 µs + injected 5 µs IRQs')):
             fig = f'tool_{cmd}_{rate}'
-            R.append(Row(f'{cmd}, {what}: CPU ms', fig, key('cpu_ms'), 0, better='lower',
-                         b='rtla'))
+            R.append(Row(f'{cmd}, {what}: CPU while collecting (% of a CPU)', fig, key('run_pct'), 2,
+                         better='lower', b='rtla'))
+            R.append(Row(f'{cmd}, {what}: CPU to start (ms)', fig, key('startup_ms'), 0,
+                         better='lower', b='rtla'))
             R.append(Row(f'{cmd}, {what}: events lost (sum over repeats)', fig, key('lost'), 0,
                          better='lower', b='rtla', ratio=None))
     sec('Footprint')
@@ -191,6 +212,10 @@ def rows_for(data):
                  better='lower', b='rtla'))
     R.append(Row('tool running: RSS of the tool (kB)', 'mem_tool', key('rss_kb'), 0,
                  better='lower', b='rtla'))
+    R.append(Row('tool running: anonymous RSS (heap etc., kB)', 'mem_tool', key('anon_kb'), 0,
+                 better='lower', b='rtla'))
+    R.append(Row('tool running: file-backed RSS (binary + libraries, kB)', 'mem_tool',
+                 key('file_kb'), 0, better='lower', b='rtla'))
     return R
 
 
@@ -199,10 +224,8 @@ def evaluate(row, data):
     reps = sorted({r for t in figd.values() for r in t})
     out = {}
     per = {}
-    for tr in (row.a, row.b, row.ref):
-        if not tr:
-            continue
-        m = row.ref_metric if tr == row.ref else row.metric
+
+    def values(tr, m):
         vals = {}
         for r in reps:
             rec = figd.get(tr, {}).get(r)
@@ -212,8 +235,12 @@ def evaluate(row, data):
             v = m(rec, same)
             if v is not None:
                 vals[r] = v
-        per[tr] = vals
-        out[tr] = summary(list(vals.values()))
+        return vals
+
+    for tr in (row.a, row.b):
+        per[tr] = values(tr, row.metric)
+        out[tr] = summary(list(per[tr].values()))
+    out['refs'] = [(lab, summary(list(values(tr, m).values()))) for lab, tr, m in row.refs]
     # paired ratio a/b per repeat
     ratios = []
     if row.ratio:
@@ -286,9 +313,7 @@ def build(data, info, args):
         cr = cell(ev.get('ratio'), 3) if row.ratio else ''
         if row.ratio == 'absratio' and ev.get('ratio'):
             cr += ' (of \\|error\\|)'
-        cref = ''
-        if row.ref:
-            cref = f'{row.ref_label}: {cell(ev.get(row.ref), row.digits)}'
+        cref = '; '.join(f'{lab}: {cell(sm, row.digits)}' for lab, sm in ev['refs'] if sm)
         if row.note:
             cref = f'{cref}; {row.note}' if cref else row.note
         b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0'}.get(row.better, '')
@@ -296,7 +321,7 @@ def build(data, info, args):
         js['figures'].append({'label': row.label, 'fig': row.fig, 'better': row.better,
                               'osn': ev.get(row.a), 'other_tool': row.b,
                               'other': ev.get(row.b), 'ratio': ev.get('ratio'),
-                              'reference_tool': row.ref, 'reference': ev.get(row.ref),
+                              'references': [{'label': lab, 'value': sm} for lab, sm in ev['refs']],
                               'note': row.note})
     js['raw'] = {f: {t: {str(r): v for r, v in reps.items()} for t, reps in trs.items()}
                  for f, trs in data.items()}

@@ -20,7 +20,10 @@
  *  thread   a SCHED_FIFO kthread "osn_inject/<cpu>" bound to the CPU.
  *  ipi      a kthread on another CPU sends smp_call_function_single() to
  *           the CPU: the busy loop runs in hard IRQ context from the
- *           call_function_single vector.
+ *           call_function_single vector.  (A target CPU idling with
+ *           polling, e.g. mwait, may run the call from its idle loop
+ *           without an interrupt: ctx_ok then counts only the real IPIs.
+ *           Keep the target busy, as osn's workload does.)
  *
  * Each injection busy-waits on local_clock() until DURATION_US elapsed and
  * accounts the time it really took (total, min, max), whether it ran in the

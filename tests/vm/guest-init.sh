@@ -112,8 +112,13 @@ run_test() {	# $1: script, $2: reported name
 		sleep 0.1
 	done
 	if [ $timedout = 1 ]; then
+		# TERM first: lib.sh's exit handlers clean up (rmmod, instances).
 		kill -TERM -$pid 2>/dev/null
-		sleep 1
+		n=0
+		while alive $pid && [ $n -lt 50 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
 		kill -KILL -$pid 2>/dev/null
 		n=0
 		while alive $pid && [ $n -lt 50 ]; do

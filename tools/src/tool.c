@@ -527,7 +527,8 @@ end:
 		goto out;
 	if (ops->report && ops->report(t, err, sizeof(err)))
 		goto out;
-	if (t->collecting && !t->periods_seen && t->elapsed_s * 1000000 >= 2 * p->period_us)
+	if (t->collecting && !t->stopped && !t->periods_seen &&
+	    t->elapsed_s * 1000000 >= 2 * p->period_us + 1000000)
 		warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
 		     OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
 		     (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,

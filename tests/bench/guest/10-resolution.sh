@@ -43,8 +43,8 @@ floor() {
 	fl_t=$1 fl_rep=$2
 	tr_start "$fl_t" bench_floor 1000000 1000000 1 sample
 	case $fl_t in
-	osn) wait_for 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples" ;;
-	up)  wait_for 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries" ;;
+	osn) bwait 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples" ;;
+	up)  bwait 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries" ;;
 	esac
 	tr_stop "$fl_t" bench_floor
 	cp "$BI/trace" /tmp/bench_floor

@@ -59,11 +59,12 @@ tool_mem() {	# TOOL REP
 	_pid=$!
 	sleep 4
 	_a=$(meminfo MemAvailable) _s=$(meminfo Slab)
-	_rss=$(awk '/^VmRSS:/ { print $2 }' /proc/$_pid/status 2>/dev/null)
+	_rss=$(awk '/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$_pid/status 2>/dev/null |
+		sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')
 	wait $_pid
 	_rc=$?
 	[ "$_rc" = 0 ] || { info "$1 top: rc=$_rc $(tail -n 3 /tmp/bench_fp)"; return 0; }
-	bench_result mem_tool "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4)) rss_kb=${_rss:-0}"
+	bench_result mem_tool "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4)) $_rss"
 }
 
 tracers=$(bench_tracers)

@@ -120,7 +120,7 @@ bench_unleak() {
 	if mod_loaded osn; then
 		info "osn left loaded by a previous script: unloading"
 		echo 0 >"$TFS/events/osn/enable"
-		wait_for 10 osnb_no_threads
+		bwait 20 osnb_no_threads
 		rmmod osn || fail "cannot unload the leftover osn"
 	fi
 	return 0
@@ -132,6 +132,19 @@ set_pr() {
 	echo "$2" >"$1/period_us" 2>/dev/null
 	echo "$3" >"$1/runtime_us" || fail "runtime_us=$3 rejected in $1"
 	echo "$2" >"$1/period_us" || fail "period_us=$2 rejected in $1"
+}
+
+# bwait SECONDS CMD...: poll CMD every 0.1 s until it succeeds, for at most
+# SECONDS of (guest) time; unlike wait_for, the limit does not stretch when
+# the emulator is slow.
+bwait() {
+	_bw_end=$(($(awk '{ printf "%d", $1 * 10 }' /proc/uptime) + $1 * 10))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(awk '{ printf "%d", $1 * 10 }' /proc/uptime)" -lt $_bw_end ] || return 1
+		sleep 0.1
+	done
 }
 
 # comm_running ERE: a task whose comm matches ERE exists.
@@ -200,7 +213,7 @@ up_start() {
 	bench_trigger "$_us_d/events/osnoise"
 	echo osnoise >"$_us_d/current_tracer" || fail "current_tracer=osnoise"
 	echo 1 >"$_us_d/tracing_on"
-	wait_for 10 comm_running "^osnoise/$BCPU\$" || fail "no osnoise/$BCPU thread"
+	bwait 20 comm_running "^osnoise/$BCPU\$" || fail "no osnoise/$BCPU thread"
 	BI=$_us_d
 }
 
@@ -208,7 +221,7 @@ up_start() {
 up_stop() {
 	_us_d=$TFS/instances/$1
 	echo 0 >"$_us_d/tracing_on"
-	wait_for 10 up_no_threads || info "osnoise threads still running"
+	bwait 20 up_no_threads || info "osnoise threads still running"
 }
 up_no_threads() {
 	! comm_running '^osnoise/'
@@ -245,7 +258,7 @@ osnb_start() {
 	done
 	bench_trigger "$_os_d/events/osn"
 	echo 1 >"$_os_d/tracing_on"
-	wait_for 10 comm_running "^osn/$BCPU\$" || fail "no osn/$BCPU thread"
+	bwait 20 comm_running "^osn/$BCPU\$" || fail "no osn/$BCPU thread"
 	BI=$_os_d
 }
 
@@ -254,7 +267,7 @@ osnb_stop() {
 	_os_d=$TFS/instances/$1
 	echo 0 >"$_os_d/tracing_on"
 	echo 0 >"$_os_d/events/enable"
-	wait_for 10 osnb_no_threads || info "osn threads still running"
+	bwait 20 osnb_no_threads || info "osn threads still running"
 }
 osnb_no_threads() {
 	! comm_running '^osn/'
@@ -274,10 +287,11 @@ ev_durations() {
 }
 
 # up_summaries FILE: upstream's per-period lines of CPU $BCPU as
-# "runtime_us noise_us avail max_us hw nmi irq sirq thread".
+# "runtime_us noise_us avail max_us hw nmi irq sirq thread" (the task
+# column may read <...>: recognised by the CPU and the 9 numbers).
 up_summaries() {
-	grep -E "^ *osnoise/$BCPU-[0-9]+ " "$1" | grep -v ': [a-z_]*: ' |
-		sed 's/.*[0-9]: *//' | awk 'NF == 9'
+	grep -v '^#' "$1" | grep -E "\[0*$BCPU\] " | grep -v ': [a-z_]*: ' |
+		sed 's/.*[0-9]: *//' | awk 'NF == 9 && $1 ~ /^[0-9]+$/'
 }
 
 # osn_samples FILE: the osn:sample lines of CPU $BCPU, fields as "key value".

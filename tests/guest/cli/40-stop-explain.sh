@@ -4,24 +4,28 @@
 # 2, prints "osn hit stop tracing" and explains the sample with the
 # local_timer irq; -t saves the trace.  osn hist -S stops on a period whose
 # noise the injected IRQs made and explains it too.
-# TCG itself makes long gaps (the vCPU thread descheduled on the host): a
-# run stopped by one of those (explained as hw) is retried.
+# The stalls start before osn does.  TCG itself makes long gaps (the vCPU
+# thread descheduled on the host): a run stopped by one of those
+# (explained as hw) is retried.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
 inject_load
 cli_setup
 
-# run_until_irq_stop OUT MIN_US ARGS...: run osn ARGS while injecting
-# ICOUNT x IDUR us hard-IRQ stalls every IIV us on CPU 1, up to 5 times,
-# until the stop is explained by a local_timer irq of >= MIN_US.
+# The test's own processes stay off the measured CPU 1.
+taskset -p 1 $$ >/dev/null 2>&1
+
+# run_until_irq_stop OUT MIN_US ARGS...: inject ICOUNT x IDUR us hard-IRQ
+# stalls every IIV us on CPU 1, start osn ARGS while they run (so the
+# first period osn watches already has some), up to 5 times until the
+# stop is explained by a local_timer irq of >= MIN_US.
 run_until_irq_stop() {
 	_out=$1 _min=$2
 	shift 2
 	for _try in 1 2 3 4 5; do
-		cli_start "$_out" "$@"
-		cli_wait_collecting "$INST" 0
 		inject_start irq 1 "$ICOUNT" "$IDUR" "$IIV"
+		cli_start "$_out" "$@"
 		_n=0
 		while kill -0 $CLI_PID 2>/dev/null && [ $_n -lt 600 ]; do
 			sleep 0.1
@@ -41,8 +45,8 @@ run_until_irq_stop() {
 }
 
 # 1. a single sample > 90 ms, with the trace saved
-INST=osn_top ICOUNT=10 IDUR=100000 IIV=250000
-run_until_irq_stop "$CLI_OUT/top.txt" 100000 top -c 1 -p 200000 -r 200000 \
+ICOUNT=60 IDUR=100000 IIV=250000
+run_until_irq_stop "$CLI_OUT/top.txt" 50000 top -c 1 -p 200000 -r 200000 \
 	-T 20 -s 90000 -d 60 -q -t "$CLI_OUT/trace.txt"
 o=$CLI_OUT/top.txt
 assert_eq "$RC" 2 "exit status of a stop"
@@ -58,8 +62,7 @@ grep -q 'stop: stop tracing hit' "$CLI_OUT/trace.txt" || fail "trace lacks osn:s
 assert_eq "$(cli_instances)" "" "instances left"
 
 # 2. a period's total noise > 150 ms: 100 ms stalls every 250 ms in 1 s periods
-INST=osn_hist ICOUNT=12 IDUR=100000 IIV=250000
-run_until_irq_stop "$CLI_OUT/hist.txt" 100000 hist -c 1 -p 1000000 -r 1000000 \
+run_until_irq_stop "$CLI_OUT/hist.txt" 50000 hist -c 1 -p 1000000 -r 1000000 \
 	-T 20 -S 150000 -d 60
 o=$CLI_OUT/hist.txt
 assert_eq "$RC" 2 "exit status of a total stop"

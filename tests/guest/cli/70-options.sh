@@ -2,7 +2,8 @@
 # timeout: 120
 # -P sets the workload threads' scheduling, osn moves itself off the
 # measured CPUs (or to -H), --trace-buffer-size sizes its instances, -e
-# adds events to the saved trace, --warm-up delays collection.
+# adds events to the saved trace, --warm-up delays collection; a ring
+# buffer too small is reported as lost events.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -54,6 +55,16 @@ wait $pid
 case $(nr_cpus) in
 2) assert_eq "$aff" 1 "osn's own affinity with -c 0" ;;
 esac
+
+# a one-page buffer that every osn event goes to (-s arms the explanation):
+# osn says events were lost
+"$OSN" top -c 1 -p 100000 -r 100000 -T 1 -s 100000000 --trace-buffer-size 4 \
+	-d 3 -q >"$CLI_OUT/lost.txt" 2>&1
+rc=$?
+cat "$CLI_OUT/lost.txt"
+assert_eq "$rc" 0 "exit status with a tiny buffer"
+grep -Eq '^[0-9]+ events lost, results may be inaccurate$' "$CLI_OUT/lost.txt" ||
+	fail "no 'events lost' line"
 
 # -P d: SCHED_DEADLINE needs a task allowed on its whole root domain, so
 # the kernel refuses it for per-CPU threads (EPERM) unless the CPU is

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # Knobs given at load time are applied, in any order; a bad one (garbage,
 # out of range, offline CPU, inconsistent runtime/period) fails the load
 # cleanly: no module left behind, and a good load works afterwards.

@@ -1,9 +1,11 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # Injected hard-IRQ stalls (hrtimer, local_timer vector) on CPU 1 are
 # reported as irq_noise local_timer of >= the injected duration, as
 # sample_threshold with interference, and in the samples' irq_time.
+# Ground truth: the expiry of the injector's timer (timer:hrtimer_expire_entry).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 [ -d "$(tfs events/irq_vectors/local_timer_entry)" ] || skip "no irq_vectors:local_timer tracepoint"
-eng_attrib irq irq_noise 'irq_noise: local_timer:' irq_time
+eng_attrib irq irq_noise 'irq_noise: local_timer:' irq_time 100 \
+	timer/hrtimer_expire_entry 'hrtimer_expire_entry: .*function=inj_timer_fn'

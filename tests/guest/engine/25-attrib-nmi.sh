@@ -1,10 +1,11 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # NMIs sent to CPU 1 (sysrq-l: the all-CPU backtrace NMI) while osn
 # measures it are reported as nmi_noise and counted in the samples.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
+command -v taskset >/dev/null || skip "no taskset"
 [ -w /proc/sysrq-trigger ] || skip "no /proc/sysrq-trigger"
 eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
 i=$(eng_instance osn_nmi nmi_noise sample)
@@ -17,7 +18,9 @@ sleep 0.3
 N=5
 n=0
 while [ $n -lt $N ]; do
-	echo l >/proc/sysrq-trigger
+	# From CPU 0: on CPU 1 the backtrace would be taken without an NMI.
+	taskset -c 0 sh -c 'echo l >/proc/sysrq-trigger' ||
+		fail "sysrq-l from CPU 0"
 	sleep 0.3
 	n=$((n + 1))
 done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # Every knob rejects every kind of bad input with an error and keeps its
 # value; good values are applied; cross-knob rules hold whatever the
 # order of the writes.
@@ -49,7 +49,7 @@ for v in "$NL" " " "," abc 0- -1 1-0 "0,,1" ",1" "1," 99 4096 0-99 "0 1" "$(nr_c
 done
 long=$(head -c 1100 /dev/zero | tr '\0' '0')
 bad cpus "$long"
-long=$(awk 'BEGIN { for (i = 0; i < 300; i++) printf "0,"; printf "1" }')
+long=$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "0,"; printf "1" }')
 bad cpus "$long"
 echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
 on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'

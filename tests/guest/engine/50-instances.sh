@@ -17,10 +17,12 @@ wait_for 10 sh -c "grep -q ' sample: ' $a/trace && grep -q ' sample: ' $b/trace"
 	fail "both instances should get sample events"
 echo 'traceoff:1 if duration > 0' >"$b/events/osn/sample_threshold/trigger" ||
 	fail "trigger on osn/sample_threshold"
-on_exit "echo '!traceoff:1 if duration > 0' >$b/events/osn/sample_threshold/trigger"
+on_exit "echo '!traceoff:1 if duration > 0' >$b/events/osn/sample_threshold/trigger 2>/dev/null"
 # The traceoff trigger of b stopped b at its first sample_threshold.
 wait_for 10 sh -c "[ \$(cat $b/tracing_on) = 0 ]" || fail "traceoff trigger did not fire"
 
+# A trigger keeps its event registered (soft mode), like an enable.
+echo '!traceoff:1 if duration > 0' >"$b/events/osn/sample_threshold/trigger"
 echo 0 >"$b/events/osn/enable"
 sleep 0.5
 eng_wait_threads 1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # With NO_OSNOISE_WORKLOAD there is no osn thread, but the probes report
 # the noise of the selected CPUs: injected IRQs on CPU 1 show up as
 # irq_noise, a user task on CPU 1 as thread_noise; nothing for CPU 0.

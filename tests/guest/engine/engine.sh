@@ -50,25 +50,30 @@ eng_sum_field() {
 		END { printf "%.0f\n", s }' "$1"
 }
 
-# eng_attrib CTX EVENT ERE TIMEFIELDS [MIN_PCT]: inject 50 x 200 us in CTX
-# on CPU 1 while osn measures CPU 1, then check that
-#  - >= 95% of the injections appear as EVENT lines matching ERE with a
-#    duration >= MIN_PCT% (default 100) of the injected one.  Softirq and
-#    thread injections run with interrupts on: an IRQ nested in one is
-#    excluded from its (interference-free) duration, hence MIN_PCT < 100;
+# eng_attrib CTX EVENT ERE TIMEFIELDS PCT GT_EVENT GT_ERE: inject 50 x
+# 200 us in CTX on CPU 1 while osn measures CPU 1, with the kernel's own
+# GT_EVENT (e.g. timer/hrtimer_expire_entry) recorded as ground truth: each
+# GT_EVENT line on CPU 1 matching GT_ERE marks one injection.  Checks that
+#  - >= 95% of the injections fall inside an EVENT line matching ERE (the
+#    interval start .. start + duration) whose duration is >= PCT% of the
+#    injected one.  Softirq and thread injections run with interrupts on:
+#    an IRQ nested in one is excluded from its (interference-free)
+#    duration, hence PCT < 100 for them;
 #  - as many sample_threshold events >= 200 us with interference >= 1;
 #  - the samples' TIMEFIELDS (e.g. "irq_time", "thread_time irq_time")
-#    add up to >= 95% of the stolen time, and the samples never account
-#    more time to causes than they measured as noise (no double counting).
+#    add up to >= 95% of the stolen time, and no period accounts more time
+#    to causes than it measured as noise (no double counting).
 ENG_COUNT=50
 ENG_DUR_US=200
 ENG_INTERVAL_US=4000
 eng_attrib() {
-	_ctx=$1 _ev=$2 _ere=$3 _tf=$4 _pct=${5:-100}
+	_ctx=$1 _ev=$2 _ere=$3 _tf=$4 _pct=$5 _gt=$6 _gtere=$7
 	require_cpus 2
 	inject_load
 	eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
 	_i=$(eng_instance "osn_attr_$_ctx" sample_threshold sample "$_ev")
+	[ -d "$_i/events/$_gt" ] || skip "no $_gt event for the ground truth"
+	echo 1 >"$_i/events/$_gt/enable" || fail "enable $_gt"
 	echo 1 >"$_i/tracing_on"
 	eng_wait_threads 1
 	sleep 0.3
@@ -81,18 +86,21 @@ eng_attrib() {
 	sleep 0.4
 	echo 0 >"$_i/tracing_on"
 	echo 0 >"$_i/events/osn/enable"
+	echo 0 >"$_i/events/$_gt/enable"
 	eng_wait_threads 0
 	assert_eq "$_done" $ENG_COUNT "injections done"
 
-	# The ERE may refer to the injecting task's comm as @COMM@.
+	# The EREs may refer to the injecting task's comm as @COMM@.
 	_ere=$(echo "$_ere" | sed "s|@COMM@|$_comm|g")
-	eng_lines "$_i" "$_ev" | grep -E -- "$_ere" >/tmp/eng_ev
+	_gtere=$(echo "$_gtere" | sed "s|@COMM@|$_comm|g")
+	grep '\[001\]' "$_i/trace" >/tmp/eng_cpu1
 	_min=$((ENG_DUR_US * 10 * _pct))
-	_n=$(eng_duration_ge /tmp/eng_ev $_min)
-	info "$_ev /$_ere/ >= ${_min}ns: $_n of $_done injections"
-	[ $((_n * 100)) -ge $((_done * 95)) ] || {
-		sed -n 's/.* duration \([0-9]*\) ns.*/\1/p' /tmp/eng_ev | tr '\n' ' '
-		fail "only $_n of $_done injections reported as $_ev /$_ere/"
+	set -- $(eng_match /tmp/eng_cpu1 "$_ere" "$_gtere" $_min)
+	info "ground truth: $2 injections seen by $_gt; $1 inside a $_ev /$_ere/ >= ${_min}ns (any duration: $3)"
+	assert_ge "$2" $((_done * 95 / 100)) "injections seen by the ground truth"
+	[ $(($1 * 100)) -ge $(($2 * 95)) ] || {
+		eng_unmatched /tmp/eng_cpu1 "$_ere" "$_gtere" $_min
+		fail "only $1 of $2 injections reported as $_ev /$_ere/ >= ${_min}ns"
 	}
 
 	eng_lines "$_i" sample_threshold >/tmp/eng_st
@@ -111,6 +119,73 @@ eng_attrib() {
 	[ $((_t * 100)) -ge $((_stolen * 95)) ] ||
 		fail "sample $_tf $_t ns < 95% of stolen $_stolen ns"
 	eng_check_no_double_count /tmp/eng_sa
+}
+
+# eng_unmatched FILE EVENT_ERE GT_ERE MIN_NS: show (3 at most) ground-truth
+# lines no EVENT explains, with the trace lines around them.
+eng_unmatched() {
+	awk -v evre="$2" -v gtre="$3" -v min="$4" '
+	function ts(k) {
+		for (k = 1; k <= NF; k++)
+			if ($k ~ /^[0-9]+\.[0-9]+:$/) return substr($k, 1, length($k) - 1) + 0
+		return -1
+	}
+	{ L[NR] = $0 }
+	$0 ~ evre {
+		for (k = 1; k < NF; k++) {
+			if ($k == "start") s = $(k + 1) + 0
+			if ($k == "duration") d = $(k + 1) + 0
+		}
+		n++; S[n] = s; E[n] = s + d / 1e9; D[n] = d
+		next
+	}
+	$0 ~ gtre { g++; G[g] = ts(); GL[g] = NR }
+	END {
+		for (i = 1; i <= g && shown < 3; i++) {
+			hit = 0
+			for (j = 1; j <= n; j++)
+				if (G[i] >= S[j] - 2e-5 && G[i] <= E[j] + 2e-5 && D[j] >= min) hit = 1
+			if (hit) continue
+			shown++
+			print "--- unexplained: " L[GL[i]]
+			for (k = GL[i] - 4; k <= GL[i] + 4; k++) if (k > 0 && k <= NR) print "    " L[k]
+		}
+	}' "$1"
+}
+
+# eng_match FILE EVENT_ERE GT_ERE MIN_NS: prints "M G A": of the G ground-
+# truth lines (GT_ERE), M fall inside an EVENT_ERE line's [start, start +
+# duration] with duration >= MIN_NS, A inside one of any duration (20 us of
+# slack: the ground truth is printed in us and its probe may run first).
+eng_match() {
+	awk -v evre="$2" -v gtre="$3" -v min="$4" '
+	function ts(k) {
+		for (k = 1; k <= NF; k++)
+			if ($k ~ /^[0-9]+\.[0-9]+:$/) return substr($k, 1, length($k) - 1) + 0
+		return -1
+	}
+	$0 ~ evre {
+		s = -1; d = -1
+		for (k = 1; k < NF; k++) {
+			if ($k == "start") s = $(k + 1) + 0
+			if ($k == "duration") d = $(k + 1) + 0
+		}
+		if (s >= 0 && d >= 0) { n++; S[n] = s; E[n] = s + d / 1e9; D[n] = d }
+		next
+	}
+	$0 ~ gtre { g++; G[g] = ts() }
+	END {
+		for (i = 1; i <= g; i++) {
+			hit = 0; any = 0
+			for (j = 1; j <= n; j++)
+				if (G[i] >= S[j] - 2e-5 && G[i] <= E[j] + 2e-5) {
+					any = 1
+					if (D[j] >= min) { hit = 1; break }
+				}
+			m += hit; a += any
+		}
+		print m + 0, g + 0, a + 0
+	}' "$1"
 }
 
 # eng_check_no_double_count SAMPLE_LINES: in every period, the time given

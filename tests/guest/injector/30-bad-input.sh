@@ -41,7 +41,7 @@ assert_eq "$(inject_status state)" idle "state after rejected requests"
 
 # Minimum legal interval, default interval.
 inject irq 0 3 100 200
-assert_eq "$(inject_status done)" 3 "done (interval = 2 * duration)"
+assert_eq "$(inject_status "done")" 3 "done (interval = 2 * duration)"
 echo "ctx=irq cpu=0 count=2 duration_us=10" >"$INJ/inject" || fail "default interval rejected"
 inject_wait 10
 assert_eq "$(inject_status interval_us)" 10000 "default interval_us"
@@ -55,10 +55,10 @@ for ctx in irq softirq thread ipi; do
 	echo "$out" | grep -q 'busy' || fail "$ctx: expected EBUSY, got: $out"
 	echo stop >"$INJ/inject" || fail "$ctx: stop rejected"
 	assert_eq "$(inject_status state)" idle "$ctx: state after stop"
-	d=$(inject_status done)
+	d=$(inject_status "done")
 	assert_le "$d" 1000 "$ctx: injections done before stop"
 	sleep 0.1
-	assert_eq "$(inject_status done)" "$d" "$ctx: injections after stop"
+	assert_eq "$(inject_status "done")" "$d" "$ctx: injections after stop"
 done
 # stop when idle is fine.
 echo stop >"$INJ/inject" || fail "stop when idle rejected"

@@ -14,7 +14,7 @@ for ctx in irq softirq thread ipi; do
 		inject_start $ctx $cpu 100000 $dur $((dur * 2 + 100))
 		sleep 0.3
 		assert_eq "$(inject_status state)" running "$ctx: state"
-		assert_ge "$(inject_status done)" 1 "$ctx: injections before rmmod"
+		assert_ge "$(inject_status "done")" 1 "$ctx: injections before rmmod"
 		rmmod osn_inject || fail "$ctx: rmmod while running"
 		mod_loaded osn_inject && fail "$ctx: still loaded"
 		if ps -o comm 2>/dev/null | grep -q '^osn_inject' ||

@@ -135,13 +135,13 @@ rel_wait_threads() {
 }
 
 # rel_wait_stable LIST: the osn threads are LIST and stay the same tasks
-# for a second (restarts are asynchronous); REL_THREADS has them.
+# for half a second (restarts are asynchronous); REL_THREADS has them.
 rel_wait_stable() {
 	_ws=0
 	while [ $_ws -lt 20 ]; do
 		rel_wait_threads "$1"
 		_s1=$REL_THREADS
-		sleep 1
+		sleep 0.5
 		rel_threads_are "$1" && [ "$REL_THREADS" = "$_s1" ] && return 0
 		_ws=$((_ws + 1))
 	done
@@ -179,12 +179,12 @@ rel_count() {
 	grep -c " $2: " "$1/trace"
 }
 
-# rel_total INSTANCE: events ever written to the instance's buffer (all
-# CPUs: entries + overrun + read; cheap, no fork).  With only osn/sample
-# enabled, the number of periods reported so far.
+# rel_total INSTANCE [CPU]: REL_TOTAL = events ever written to the
+# instance's buffer of CPU (default: all CPUs): entries + overrun + read;
+# cheap, no fork.  With only osn/sample enabled: periods reported so far.
 rel_total() {
 	REL_TOTAL=0
-	for _s in "$1"/per_cpu/cpu*/stats; do
+	for _s in "$1"/per_cpu/cpu${2:-*}/stats; do
 		while read -r _a _b _c; do
 			case "$_a $_b" in
 			"entries: "*|"overrun: "*) REL_TOTAL=$((REL_TOTAL + _b)) ;;
@@ -194,15 +194,16 @@ rel_total() {
 	done
 }
 
-# rel_flowing INSTANCE [N] [TIMEOUT_S]: at least N (default 2) new events
-# reach the instance within TIMEOUT_S (default 15) s.
+# rel_flowing INSTANCE [N] [TIMEOUT_S] [CPU]: at least N (default 2) new
+# events reach the instance (CPU's buffer, default any) within TIMEOUT_S
+# (default 15) s.
 rel_flowing() {
-	rel_total "$1"
+	rel_total "$1" "$4"
 	_rf_want=$((REL_TOTAL + ${2:-2}))
-	wait_for "${3:-15}" rel_total_ge "$1" "$_rf_want"
+	wait_for "${3:-15}" rel_total_ge "$1" "$_rf_want" "$4"
 }
 rel_total_ge() {
-	rel_total "$1"
+	rel_total "$1" "$3"
 	[ "$REL_TOTAL" -ge "$2" ]
 }
 
