@@ -201,25 +201,53 @@ static bool osn_is_noise_task(struct osn_cpu *oc, struct task_struct *t)
 	return !is_idle_task(t);
 }
 
+/*
+ * One clock read serves as the end of prev and the start of next: the
+ * switch itself is then not lost between two sources, and next's start is
+ * not delayed by the emission of prev's event.  Interrupts are off here;
+ * the interference counter guards the read against NMIs.
+ */
 static void osn_probe_sched_switch(void *data, bool preempt,
 				   struct task_struct *prev,
 				   struct task_struct *next,
 				   unsigned int prev_state)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	u64 start, duration;
+	u64 now, start = 0, duration = 0;
+	bool prev_noise, ended = false;
+	long count;
 
 	if (!READ_ONCE(oc->sampling))
 		return;
 
-	if (osn_is_noise_task(oc, prev) && oc->thread.delta_start_ns) {
+	prev_noise = osn_is_noise_task(oc, prev) && oc->thread.delta_start_ns;
+	do {
+		count = local_read(&oc->int_counter);
+		barrier();
+		now = osn_time_get();
+		if (prev_noise)
+			duration = now - READ_ONCE(oc->thread.delta_start_ns);
+		barrier();
+	} while (count != local_read(&oc->int_counter));
+
+	if (prev_noise) {
 		start = oc->thread.arrival_ns;
-		duration = osn_source_exit(oc, &oc->thread, OSN_CLASS_THREAD);
-		trace_thread_noise(prev, start, duration);
+		if ((s64)duration < 0)
+			duration = 0;
+		oc->stat[OSN_CLASS_THREAD].time_ns += duration;
+		WRITE_ONCE(oc->thread.delta_start_ns, 0);
+		ended = true;
 	}
 
-	if (osn_is_noise_task(oc, next))
-		osn_source_entry(oc, &oc->thread, OSN_CLASS_THREAD);
+	if (osn_is_noise_task(oc, next)) {
+		oc->thread.arrival_ns = now;
+		WRITE_ONCE(oc->thread.delta_start_ns, now);
+		oc->stat[OSN_CLASS_THREAD].count++;
+		local_inc(&oc->int_counter);
+	}
+
+	if (ended)
+		trace_thread_noise(prev, start, duration);
 }
 
 /* ---- NMIs ---- */

@@ -163,6 +163,9 @@ def rows_for(data):
     R.append(Row('ns per loop iteration', 'loop', key('ns_loop'), 1, better='lower',
                  ref='oslat', ratio=None,
                  note='upstream does not expose its loop count; oslat: user-space loop'))
+    R.append(Row('ns per loop iteration, noise samples excluded', 'loop', key('ns_loop_quiet'), 1,
+                 better='lower', ratio=None,
+                 note='(runtime − noise) / (loops − samples): the loop\'s own cost'))
     R.append(Row('smallest gap between two clock reads (ns)', 'loop', key('min_gap'), 0,
                  better='lower', ratio=None, note='osn:sample min_gap'))
     R.append(Row('CPU available, per-period summaries only (%)', 'floor', key('avail'), 3,
@@ -208,14 +211,14 @@ def rows_for(data):
     R.append(Row('tracer running: MemAvailable drop (kB)', 'mem_tracer', key('avail_kb'), 0,
                  better='lower', note='instance with the default buffer size'))
     R.append(Row('tracer running: Slab growth (kB)', 'mem_tracer', key('slab_kb'), 0, better='lower'))
-    R.append(Row('tool running: MemAvailable drop (kB)', 'mem_tool', key('avail_kb'), 0,
-                 better='lower', b='rtla'))
-    R.append(Row('tool running: RSS of the tool (kB)', 'mem_tool', key('rss_kb'), 0,
-                 better='lower', b='rtla'))
-    R.append(Row('tool running: anonymous RSS (heap etc., kB)', 'mem_tool', key('anon_kb'), 0,
-                 better='lower', b='rtla'))
-    R.append(Row('tool running: file-backed RSS (binary + libraries, kB)', 'mem_tool',
-                 key('file_kb'), 0, better='lower', b='rtla'))
+    for cmd in ('top', 'hist'):
+        fig = 'mem_tool_' + cmd
+        R.append(Row(f'{cmd} running: MemAvailable drop (kB)', fig, key('avail_kb'), 0,
+                     better='lower', b='rtla', note='tool + its tracefs instance'))
+        R.append(Row(f'{cmd} running: RSS of the tool (kB)', fig, key('rss_kb'), 0,
+                     better='lower', b='rtla'))
+        R.append(Row(f'{cmd} running: anonymous RSS (kB)', fig, key('anon_kb'), 0,
+                     better='lower', b='rtla', note='heap, stacks'))
     return R
 
 

@@ -291,6 +291,8 @@ osn_knobs_default() {
 	echo 0 >"$OSN_PARAMS/stop_tracing_us"
 	echo 0 >"$OSN_PARAMS/stop_tracing_total_us"
 	echo 0 >"$OSN_PARAMS/threshold_us"
+	# runtime <= period at every step, from any starting point.
+	echo 100 >"$OSN_PARAMS/runtime_us"
 	echo 1000000 >"$OSN_PARAMS/period_us"
 	echo 1000000 >"$OSN_PARAMS/runtime_us"
 	echo all >"$OSN_PARAMS/cpus"

@@ -395,19 +395,19 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 		fprintf(f, "\n");
 	}
 
-	for (unsigned b = 0; b < h->entries; b++) {
+	for (unsigned b = 0; b < (with_zeros ? h->entries : h->nrows); b++) {
 		uint64_t total = 0;
 
 		for (size_t i = 0; i < h->ncpus; i++)
-			total += h->cpus[i].rows[b];
+			total += osn_hist_row(&h->cpus[i], b);
 		if (!total && !with_zeros)
 			continue;
 		if (!no_index)
-			fprintf(f, "%-6llu", (unsigned long long)(b * bucket_us));
+			fprintf(f, "%-6llu", (unsigned long long)b * bucket_us);
 		for (size_t i = 0; i < h->ncpus; i++)
 			if (h->cpus[i].count)
 				fprintf(f, "%9llu ",
-					(unsigned long long)h->cpus[i].rows[b]);
+					(unsigned long long)osn_hist_row(&h->cpus[i], b));
 		fprintf(f, "\n");
 	}
 
@@ -499,12 +499,12 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 		}
 		osn_json_key(&j, "buckets");
 		osn_json_arr_begin(&j);
-		for (unsigned b = 0; b < h->entries; b++) {
-			if (!c->rows[b] && !with_zeros)
+		for (unsigned b = 0; b < (with_zeros ? h->entries : c->nrows); b++) {
+			if (!osn_hist_row(c, b) && !with_zeros)
 				continue;
 			osn_json_obj_begin(&j);
-			osn_json_ku64(&j, "index", b * (h->bucket_ns / 1000));
-			osn_json_ku64(&j, "count", c->rows[b]);
+			osn_json_ku64(&j, "index", (uint64_t)b * (h->bucket_ns / 1000));
+			osn_json_ku64(&j, "count", osn_hist_row(c, b));
 			osn_json_obj_end(&j);
 		}
 		osn_json_arr_end(&j);

@@ -119,9 +119,12 @@ static void recover(const struct record *r, int debug)
 			found++;
 	if (!r->pid && !found)
 		return;
-	fprintf(stderr, "osn: cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)\n",
-		r->tool[0] ? " (osn " : "", r->tool, r->tool[0] ? ")" : "",
-		r->pid);
+	if (r->pid)
+		fprintf(stderr, "osn: cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)\n",
+			r->tool[0] ? " (osn " : "", r->tool,
+			r->tool[0] ? ")" : "", r->pid);
+	else
+		fprintf(stderr, "osn: removing tracefs instances a previous osn left behind\n");
 	for (int i = 0; i < r->ninstances; i++)
 		if (osn_instance_remove(r->instances[i], debug, err, sizeof(err)))
 			fprintf(stderr, "osn: %s\n", err);

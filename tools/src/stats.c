@@ -435,15 +435,26 @@ int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 	out->ncpus = ncpus;
 	for (size_t i = 0; i < ncpus; i++) {
 		struct osn_hist_cpu *hc = &out->cpus[i];
+		const struct osn_khist_cpu *kc = osn_khist_find(kh, cpus[i]);
+		uint64_t last = 0;
 
+		/* rows up to the last non-empty display bucket */
+		for (size_t k = 0; kc && k < kc->n; k++) {
+			uint64_t idx = kh->bucket_ns ? kc->b[k].lo / kh->bucket_ns : 0;
+
+			if (kc->b[k].count && idx < entries && idx + 1 > last)
+				last = idx + 1;
+		}
 		hc->cpu = cpus[i];
-		hc->rows = calloc(entries ? entries : 1, sizeof(*hc->rows));
+		hc->nrows = (unsigned)last;
+		hc->rows = calloc(last ? last : 1, sizeof(*hc->rows));
 		if (!hc->rows) {
 			osn_hist_free(out);
 			return -1;
 		}
-		build_cpu(hc, osn_khist_find(kh, cpus[i]), kh, entries,
-			  exact ? &exact[cpus[i]] : NULL);
+		if (hc->nrows > out->nrows)
+			out->nrows = hc->nrows;
+		build_cpu(hc, kc, kh, entries, exact ? &exact[cpus[i]] : NULL);
 	}
 	return 0;
 }

@@ -91,7 +91,8 @@ extern const char * const osn_pct_names[OSN_NR_PCT];	/* p50 .. p99.9 */
 /* What osn hist prints for one CPU. */
 struct osn_hist_cpu {
 	int cpu;
-	uint64_t *rows;			/* entries display buckets */
+	uint64_t *rows;			/* display buckets 0..nrows-1 */
+	unsigned nrows;			/* <= entries; rows past it are 0 */
 	uint64_t over;			/* samples >= entries * bucket */
 	uint64_t count;			/* all samples */
 	uint64_t min, max, avg;		/* ns */
@@ -102,6 +103,7 @@ struct osn_hist_cpu {
 struct osn_hist {
 	uint64_t bucket_ns;
 	unsigned entries;
+	unsigned nrows;			/* max of the CPUs' nrows */
 	struct osn_hist_cpu *cpus;
 	size_t ncpus;
 };
@@ -111,6 +113,8 @@ struct osn_hist {
  * them) from the in-kernel histogram @kh and the exact per-CPU extremes
  * @exact (indexed by cpu number, may be NULL):
  *  - rows[i] counts [i * bucket, (i + 1) * bucket); over is the rest;
+ *    rows are only allocated up to the last non-empty one (-E can be
+ *    huge): use osn_hist_row();
  *  - count is every sample of the CPU;
  *  - avg is exact (sum / count) when the kernel gave sums, else from
  *    osn:sample (noise / samples), else the bucket midpoints;
@@ -126,6 +130,11 @@ int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
 		   const struct osn_exact *exact);
 void osn_hist_free(struct osn_hist *h);
+/* Display bucket @b of @c (0 past its last non-empty row). */
+static inline uint64_t osn_hist_row(const struct osn_hist_cpu *c, unsigned b)
+{
+	return b < c->nrows ? c->rows[b] : 0;
+}
 
 /*
  * Percentile over sorted buckets (the helper of osn_hist_build): upper edge

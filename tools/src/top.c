@@ -3,6 +3,7 @@
  * top.c - osn top: per-CPU summary of the OS noise, refreshed once a
  * second, from the osn:sample events (one per CPU per period).
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,6 +43,9 @@ static void top_tick(struct osn_tool *t)
 	if (t->p->quiet)
 		return;
 	print_table(t, isatty(fileno(t->text)) && !t->p->debug);
+	/* nobody reads us any more (osn top | head): end the run cleanly */
+	if (ferror(t->text))
+		osn_interrupted = SIGPIPE;
 }
 
 static int top_report(struct osn_tool *t, char *err, size_t errlen)

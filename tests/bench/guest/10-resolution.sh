@@ -60,12 +60,13 @@ floor() {
 			if (v["min"] > 0 && (mn == "" || v["min"] < mn)) mn = v["min"]
 			if (mg == "" || v["min_gap"] < mg) mg = v["min_gap"] }
 			END { if (!n || !lo) exit
-			  printf "periods=%d ns_loop=%.1f min_gap=%d avail=%.4f samples_s=%.0f min_sample=%s\n",
-			    n, rt / lo, mg, 100 * (rt - no) / rt, sa * 1e9 / rt, mn == "" ? "nan" : mn }' \
+			  printf "periods=%d ns_loop=%.1f ns_loop_quiet=%.1f min_gap=%d avail=%.4f samples_s=%.0f min_sample=%s\n",
+			    n, rt / lo, lo > sa ? (rt - no) / (lo - sa) : 0, mg, 100 * (rt - no) / rt,
+			    sa * 1e9 / rt, mn == "" ? "nan" : mn }' \
 			/tmp/bench_floor.s)
 		[ -n "$fl_r" ] || { info "osn: no full period: $(head -n 3 /tmp/bench_floor.s)"; return 0; }
 		bench_result floor osn "$fl_rep" "$fl_r"
-		bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' | grep -E '^(ns_loop|min_gap)=' | tr '\n' ' ')"
+		bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' | grep -E '^(ns_loop|ns_loop_quiet|min_gap)=' | tr '\n' ' ')"
 	else
 		up_summaries /tmp/bench_floor >/tmp/bench_floor.s
 		[ "$fl_rep" = 1 ] && info "up trace: $(grep -v '^#' /tmp/bench_floor | head -n 3)"

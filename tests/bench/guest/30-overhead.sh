@@ -14,7 +14,7 @@
 require_bin stress-ng
 bench_setup
 
-SECS=5
+SECS=4
 [ "$BENCH_QUICK" = 1 ] && SECS=2
 BENCH_BUF_KB=256
 

@@ -11,7 +11,10 @@
 #   run_pct     CPU time while it collects, over $SECS s, in % of one CPU
 #               (utime + stime from /proc/PID/stat),
 #   cpu_ms      the whole run (`time -p`, ended by SIGINT),
-# and the events each says it lost ("N events lost" / "missed").
+# and the events each says it lost ("N events lost" / "missed").  While the
+# tool collects (low rate, top and hist), also its memory: RSS (anonymous
+# and file-backed) and the drop of MemAvailable since just before it
+# started (its tracefs instance included).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 inject_load
@@ -66,11 +69,15 @@ run_tool() {	# TOOL CMD RATE REP
 		r_inst=osnoise_$r_cmd r_thr="^osnoise/$BCPU\$" ;;
 	esac
 	[ "$r_cmd" = top ] && set -- "$@" -q
+	sync
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	r_avail0=$(meminfo MemAvailable)
 	busybox time -p -o /tmp/bench_time taskset -c $HCPU "$@" >/tmp/bench_tool 2>&1 &
 	r_tpid=$!
 	r_pid=
 	bwait 20 pidof "$r_tool" >/dev/null && r_pid=$(pidof "$r_tool" | awk '{ print $1 }')
 	r_ok=0
+	r_mem=
 	if [ -n "$r_pid" ] && bwait 60 collecting "$r_inst" "$r_thr"; then
 		sleep 0.5
 		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs)
@@ -78,6 +85,14 @@ run_tool() {	# TOOL CMD RATE REP
 		sleep $SECS
 		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs)
 		[ "$r_rate" = high ] && r_i1=$(inject_status done)
+		r_mem="avail_kb=$((r_avail0 - $(meminfo MemAvailable))) $(awk '
+			/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$r_pid/status 2>/dev/null |
+			sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')"
+		[ "$r_rep" = 1 ] && [ "$r_rate" = low ] &&
+			info "$r_tool $r_cmd: largest mappings (Rss kB): $(awk '
+				/^[0-9a-f]+-[0-9a-f]+ / { name = NF >= 6 ? $6 : "[anon]" }
+				/^Rss:/ { if ($2 > 0) print $2, name }' /proc/$r_pid/smaps 2>/dev/null |
+				sort -rn | head -n 5 | tr '\n' ',')"
 		[ -n "$r_c0" ] && [ -n "$r_c1" ] && r_ok=1
 	fi
 	[ -n "$r_pid" ] && kill -INT "$r_pid" 2>/dev/null
@@ -108,6 +123,8 @@ run_tool() {	# TOOL CMD RATE REP
 	[ "$r_rate" = high ] &&
 		r_res="$r_res inj_per_s=$(( (r_i1 - r_i0) * 100 / r_dt ))"
 	bench_result "tool_${r_cmd}_$r_rate" "$r_tool" "$r_rep" "$r_res"
+	[ "$r_rate" = low ] && bench_result "mem_tool_$r_cmd" "$r_tool" "$r_rep" "$r_mem"
+	return 0
 }
 
 info "tools: $tools, repeats: $REPS, ${SECS}s collecting each"

@@ -4,8 +4,8 @@
 # (MemAvailable, Slab); then the memory taken while measuring CPU 1
 #   tracer  osn (events in an instance) or upstream (osnoise tracer in an
 #           instance), default buffer size, period = runtime = 1 s,
-#   tool    `osn top -q` or `rtla osnoise top -q` running,
 # as MemAvailable drop and Slab growth against just before the start.
+# The tools' memory is measured by 40-toolcost.sh while they run.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 require_cpus 2
@@ -49,37 +49,13 @@ tracer_mem() {	# TRACER REP
 	bench_result mem_tracer "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4))"
 }
 
-tool_mem() {	# TOOL REP
-	settle
-	set -- "$1" "$2" $(snap)
-	case $1 in
-	osn)	taskset -c $HCPU "$OSN" top -c $BCPU -d 6 -q >/tmp/bench_fp 2>&1 & ;;
-	rtla)	taskset -c $HCPU rtla osnoise top -c $BCPU -d 6s -q >/tmp/bench_fp 2>&1 & ;;
-	esac
-	_pid=$!
-	sleep 4
-	_a=$(meminfo MemAvailable) _s=$(meminfo Slab)
-	_rss=$(awk '/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$_pid/status 2>/dev/null |
-		sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')
-	wait $_pid
-	_rc=$?
-	[ "$_rc" = 0 ] || { info "$1 top: rc=$_rc $(tail -n 3 /tmp/bench_fp)"; return 0; }
-	bench_result mem_tool "$1" "$2" "avail_kb=$(($3 - _a)) slab_kb=$((_s - $4)) $_rss"
-}
-
 tracers=$(bench_tracers)
-tools=
-[ -x "$OSN" ] && osn_have && tools="$tools osn"
-command -v rtla >/dev/null && up_have && tools="$tools rtla"
 n=3
 [ "$BENCH_QUICK" = 1 ] && n=1
-info "tracers: $tracers, tools: $tools"
+info "tracers: $tracers"
 for rep in $(bench_seq $n); do
 	for t in $(bench_order $((rep - 1)) $tracers); do
 		tracer_mem "$t" "$rep"
-	done
-	for t in $(bench_order $((rep - 1)) $tools); do
-		tool_mem "$t" "$rep"
 	done
 done
 exit 0

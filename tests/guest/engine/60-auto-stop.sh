@@ -18,8 +18,8 @@ for e in irq_noise sample_threshold stop; do echo 1 >"$t/events/osn/$e/enable"; 
 i=$(eng_instance osn_stop stop)
 echo 1 >"$i/tracing_on"
 eng_wait_threads 1
-STOP_US=4000
-INJ_US=6000
+STOP_US=20000
+INJ_US=30000
 
 # attempt: inject, then check; returns 1 (retry) if the stop had another cause.
 attempt() {
@@ -27,7 +27,7 @@ attempt() {
 	: >"$i/trace"
 	osn_knob stop_tracing_us $STOP_US	# (re-)arms the stop
 	echo 1 >"$t/tracing_on"
-	inject irq 1 10 $INJ_US 20000
+	inject irq 1 3 $INJ_US 100000
 	assert_eq "$(cat "$t/tracing_on")" 0 "tracing_on after the stop"
 	assert_eq "$(osn_nthreads)" 1 "workload still running after the stop"
 	grep -E ' (irq_noise|sample_threshold|stop): ' "$t/trace" >/tmp/eng_stop

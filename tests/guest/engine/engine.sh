@@ -6,7 +6,6 @@
 
 # eng_setup [INSMOD PARAMS...]: load osn (and clean up at exit).
 eng_setup() {
-	[ -e /tmp/eng_debug ] || { echo 8 >/proc/sys/kernel/printk; echo 1 >/proc/sys/kernel/softlockup_all_cpu_backtrace; touch /tmp/eng_debug; } # DEBUG
 	osn_load "$@"
 	on_exit osn_knobs_default
 }
@@ -54,7 +53,8 @@ eng_sum_field() {
 # 200 us in CTX on CPU 1 while osn measures CPU 1, with the kernel's own
 # GT_EVENT (e.g. timer/hrtimer_expire_entry) recorded as ground truth: each
 # GT_EVENT line on CPU 1 matching GT_ERE marks one injection.  Checks that
-#  - >= 95% of the injections fall inside an EVENT line matching ERE (the
+#  - >= 95% of the injections have a ground-truth line inside an EVENT
+#    line matching ERE (the
 #    interval start .. start + duration) whose duration is >= PCT% of the
 #    injected one.  Softirq and thread injections run with interrupts on:
 #    an IRQ nested in one is excluded from its (interference-free)
@@ -96,11 +96,14 @@ eng_attrib() {
 	grep '\[001\]' "$_i/trace" >/tmp/eng_cpu1
 	_min=$((ENG_DUR_US * 10 * _pct))
 	set -- $(eng_match /tmp/eng_cpu1 "$_ere" "$_gtere" $_min)
-	info "ground truth: $2 injections seen by $_gt; $1 inside a $_ev /$_ere/ >= ${_min}ns (any duration: $3)"
+	info "ground truth: $2 $_gt lines ($_done injections); $1 inside a $_ev /$_ere/ >= ${_min}ns (any duration: $3)"
+	info "attribution rate: $1/$_done"
 	assert_ge "$2" $((_done * 95 / 100)) "injections seen by the ground truth"
-	[ $(($1 * 100)) -ge $(($2 * 95)) ] || {
+	# The ground truth may see more than the injections (other IPIs,
+	# thread restarts): rate against the injections, which are long.
+	[ $(($1 * 100)) -ge $((_done * 95)) ] || {
 		eng_unmatched /tmp/eng_cpu1 "$_ere" "$_gtere" $_min
-		fail "only $1 of $2 injections reported as $_ev /$_ere/ >= ${_min}ns"
+		fail "only $1 of $_done injections reported as $_ev /$_ere/ >= ${_min}ns"
 	}
 
 	eng_lines "$_i" sample_threshold >/tmp/eng_st

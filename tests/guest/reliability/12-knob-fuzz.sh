@@ -274,7 +274,7 @@ fuzz runtime_us num gen_num
 fuzz threshold_us num gen_num
 fuzz stop_tracing_us num gen_num
 fuzz stop_tracing_total_us num gen_num
-alpha_pool '0-9,:/ Nalx010101\n-'
+alpha_pool '0-2,:/ Nalx\n-'
 fuzz cpus cpus gen_cpus
 fuzz options options gen_options
 

@@ -1,10 +1,10 @@
 #!/bin/sh
 # timeout: 300
 # The CLI killed with SIGKILL mid-run (while collecting, and while starting
-# up; osn top and osn hist), REL_CLI_N times (default 3): what it left
-# (its instance, the workload, its knobs) must not stop the next run: the
-# rerun exits 0, and afterwards no instance, no osn/ thread and the knobs
-# as they were before the killed run.
+# up, as soon as it holds its lock; osn top and osn hist), REL_CLI_N times
+# (default 3): what it left (its instance, the workload, its knobs) must
+# not stop the next run: the rerun exits 0, and afterwards no instance, no
+# osn/ thread and the knobs as they were before the killed run.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
@@ -41,7 +41,7 @@ while [ $i -lt "$N" ]; do
 	case $((i % 3)) in
 	0) tool=top when=collecting ;;
 	1) tool=hist when=collecting ;;
-	2) tool=top when=startup ;;
+	2) tool=top when=starting ;;
 	esac
 	inst=osn_$tool
 	"$OSN" $tool -c 1 -p 100000 -r 20000 -d 5m -q >"$O" 2>"$E" &
@@ -50,7 +50,9 @@ while [ $i -lt "$N" ]; do
 		wait_for 60 collecting $inst || fail "osn $tool did not start: $(cat "$E")"
 		sleep 1
 	else
-		sleep 0.2
+		# As soon as it holds its lock: in the middle of its setup.
+		wait_for 30 test -e /run/osn.lock -o -e /tmp/osn.lock ||
+			fail "osn $tool never took its lock: $(cat "$E")"
 	fi
 	kill -KILL $pid
 	wait $pid 2>/dev/null

@@ -106,9 +106,13 @@ rel_scan() {
 	done
 }
 
-# rel_same_thread COMM=PID: true if task PID still runs as COMM (one read).
+# rel_same_thread "COMM=PID ...": true if each task PID still runs as COMM
+# (one read each).
 rel_same_thread() {
-	read -r _c 2>/dev/null <"/proc/${1#*=}/comm" && [ "$_c" = "${1%%=*}" ]
+	for _st in $*; do
+		read -r _c 2>/dev/null <"/proc/${_st#*=}/comm" || return 1
+		[ "$_c" = "${_st%%=*}" ] || return 1
+	done
 }
 
 # rel_threads_are "osn/0 osn/1 ...": true if exactly these osn threads run
@@ -150,7 +154,7 @@ rel_wait_stable() {
 
 # rel_gone COMM=PID...: true if none of these tasks runs any more.
 rel_gone() {
-	for _t in "$@"; do
+	for _t in $*; do
 		rel_same_thread "$_t" && return 1
 	done
 	return 0
@@ -263,4 +267,59 @@ rel_settle_mem() {
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 2
 	echo 3 >/proc/sys/vm/drop_caches
+}
+
+# ---- ground truth: which injections did osn explain -------------------------
+
+# rel_truth_enable INSTANCE: record one timer:hrtimer_expire_entry event per
+# injection of osn_inject's hrtimer (irq and softirq contexts) in
+# INSTANCE, filtered in the kernel on the callback's address.  Also puts the
+# instance on the "local" trace clock, the clock of osn's start fields.
+rel_truth_enable() {
+	_fn=$(awk '$3 == "inj_timer_fn" { print $1; exit }' /proc/kallsyms)
+	[ -n "$_fn" ] && [ "$_fn" != 0000000000000000 ] ||
+		fail "inj_timer_fn not in /proc/kallsyms"
+	echo local >"$1/trace_clock" || fail "trace_clock local"
+	echo "function == 0x$_fn" >"$1/events/timer/hrtimer_expire_entry/filter" ||
+		fail "filter on hrtimer_expire_entry"
+	echo 1 >"$1/events/timer/hrtimer_expire_entry/enable" || fail "enable hrtimer_expire_entry"
+}
+
+# rel_attrib FILE CPU MIN_NS: from a saved trace, REL_SEEN = injections on
+# CPU (hrtimer_expire_entry lines) and REL_MATCHED = how many of them fall
+# inside an irq_noise event of >= MIN_NS on that CPU (timestamps have us
+# resolution: 2 us of slack).  Events are in time order; hard IRQs do not
+# nest, so each injection is settled by the first irq_noise event that
+# starts after it (minus the slack).
+rel_attrib() {
+	set -- $(awk -v cpu="[$(printf '%03d' "$2")]" -v min="$3" '
+		function ts(   i) {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^[0-9]+\.[0-9]+:$/)
+					return substr($i, 1, length($i) - 1) + 0
+			return -1
+		}
+		index($0, cpu) == 0 { next }
+		/ hrtimer_expire_entry: / { p[np++] = ts(); seen++; next }
+		/ irq_noise: / {
+			s = -1; d = -1
+			for (i = 1; i < NF; i++) {
+				if ($i == "start") s = $(i + 1) + 0
+				if ($i == "duration") d = $(i + 1) + 0
+			}
+			if (s < 0 || d < min) next
+			e = s + d / 1e9
+			k = 0
+			for (j = 0; j < np; j++) {
+				if (p[j] >= s - 0.000002 && p[j] <= e + 0.000002)
+					matched++
+				else if (p[j] > e + 0.000002)
+					q[k++] = p[j]
+			}
+			np = k
+			for (j = 0; j < k; j++) p[j] = q[j]
+		}
+		END { printf "%d %d\n", seen, matched }' "$1")
+	REL_SEEN=$1
+	REL_MATCHED=$2
 }

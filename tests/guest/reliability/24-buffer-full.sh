@@ -1,0 +1,77 @@
+#!/bin/sh
+# timeout: 240
+# The trace buffer overflows: an instance with a 4 KiB per-CPU buffer gets
+# every osn event at the 1 us threshold while hard-IRQ noise is injected on
+# CPU 1, with a consuming reader on trace_pipe part of the time and the
+# buffer resized under the writer.  osn must keep measuring (same thread,
+# events keep coming), lose only what the ring buffer overwrote, and stop
+# and restart cleanly afterwards.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/reliability/rel.sh"
+
+require_cpus 2
+inject_load
+rel_setup
+rel_knobs_measure
+rel_instance rel_full 4 sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop
+I=$REL_INST
+rel_wait_threads osn/1
+rel_scan
+T=$REL_THREADS
+rel_assert_flowing "$I" "at start"
+
+# Noise for the whole test: 1200 x 100 us hard-IRQ stalls, 5 ms apart.
+inject_start irq $REL_CPU 1200 100 5000
+on_exit "echo stop >$INJ/inject"
+
+# Phase 1: nobody reads, the ring overwrites itself.
+sleep 2
+# overrun_of INSTANCE: OVERRUN, ENTRIES of CPU 1's buffer.
+overrun_of() {
+	while read -r _a _b; do
+		case $_a in
+		overrun:) OVERRUN=$_b ;;
+		entries:) ENTRIES=$_b ;;
+		esac
+	done <"$1/per_cpu/cpu$REL_CPU/stats"
+}
+overrun_of "$I"
+rel_total "$I" $REL_CPU
+info "after 2 s without a reader: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
+assert_ge "$OVERRUN" 1 "events overwritten (the buffer never filled up?)"
+W1=$REL_TOTAL
+O1=$OVERRUN
+# Phase 2: a consuming reader races with the writer.
+R=/tmp/rel-reader
+on_exit rm -f "$R"
+(cat "$I/trace_pipe" >/dev/null 2>"$R"; echo "exit $?" >>"$R") &
+reader=$!
+on_exit "kill $reader"
+sleep 2
+# Phase 3: resize the buffer under the writer and the reader.
+RESIZES=0
+for kb in 1 64 4 1 16 4; do
+	echo $kb >"$I/buffer_size_kb" || fail "buffer_size_kb=$kb"
+	RESIZES=$((RESIZES + 1))
+	sleep 0.3
+done
+kill $reader 2>/dev/null && info "trace_pipe reader still reading at the end" ||
+	info "trace_pipe reader ended by itself: $(cat "$R")"
+wait $reader 2>/dev/null
+inject_wait 60
+info "$(inject_status)"
+rel_same_thread "$T" || fail "osn/1 ($T) did not survive the full buffer"
+rel_flowing "$I" 2 20 || fail "no events after the buffer filled up"
+
+# (A resize may restart the ring buffer's counters.)
+overrun_of "$I"
+rel_total "$I" $REL_CPU
+info "at the end: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
+
+echo 0 >"$I/events/osn/enable"
+rel_wait_no_threads
+rm_instance rel_full
+rel_module_works
+figures "buffer full: $W1 events written on cpu1 into a 4 KiB buffer in 2 s, $O1 overwritten," \
+	"$(inject_status done) injections, $RESIZES resizes under the writer; thread kept, threads left after stop: 0"
+exit 0
