@@ -115,31 +115,24 @@ def key(k, scale=1.0):
     return f
 
 
-def bg_scale(rec):
-    """background events expected in the injection window: the background
-    window's count scaled to the injection window's length"""
-    if not num(rec.get('bg_ms')) or not rec['bg_ms'] or not num(rec.get('window_ms')):
-        return 0.0
-    return rec['window_ms'] / rec['bg_ms']
-
-
 def share(rec, _same):
-    if not num(rec.get('matched')) or not rec.get('done'):
+    if not num(rec.get('found')) or not rec.get('done'):
         return None
-    return 100.0 * (rec['matched'] - rec.get('bg', 0.0) * bg_scale(rec)) / rec['done']
+    return 100.0 * rec['found'] / rec['done']
+
+
+def frac(k):
+    def f(rec, _same):
+        if not num(rec.get(k)) or not rec.get('done'):
+            return None
+        return 100.0 * rec[k] / rec['done']
+    return f
 
 
 def err(rec, _same):
     if not num(rec.get('sum_ns')) or not rec.get('stolen_ns'):
         return None
-    got = rec['sum_ns'] - rec.get('bg_ns', 0.0) * bg_scale(rec)
-    return 100.0 * (got - rec['stolen_ns']) / rec['stolen_ns']
-
-
-def raw_share(rec, _same):
-    if not num(rec.get('matched')) or not rec.get('done'):
-        return None
-    return 100.0 * rec['matched'] / rec['done']
+    return 100.0 * (rec['sum_ns'] - rec['stolen_ns']) / rec['stolen_ns']
 
 
 def rel_to(cond, k):
@@ -180,11 +173,13 @@ def rows_for(data):
         fig = 'attr_' + ctx
         if fig not in data:
             continue
-        R.append(Row(f'{CTX_LABEL[ctx]}: right source, ≥ 200 µs (% of injections)', fig, share, 1,
+        R.append(Row(f'{CTX_LABEL[ctx]}: attributed to the right source, ≥ 200 µs (%)', fig, share, 1,
                      better='100',
-                     refs=[('before subtracting the background: osn', 'osn', raw_share),
-                           ('upstream', 'up', raw_share)]))
-        R.append(Row(f'{CTX_LABEL[ctx]}: their total vs injected (error %)', fig, err, 1,
+                     refs=[('right source but shorter: osn', 'osn', frac('short')),
+                           ('upstream', 'up', frac('short')),
+                           ('other source: osn', 'osn', frac('other')),
+                           ('upstream', 'up', frac('other'))]))
+        R.append(Row(f'{CTX_LABEL[ctx]}: reported duration vs injected (error %)', fig, err, 1,
                      better='0', ratio='absratio'))
     sec('Overhead on CPU 0 (stress-ng --switch, bogo ops/s) while CPU 1 is measured')
     R.append(Row('ops/s', 'overhead', key('ops_s'), 0, better='higher', ref='none',

@@ -24,16 +24,23 @@
  *           polling, e.g. mwait, may run the call from its idle loop
  *           without an interrupt: ctx_ok then counts only the real IPIs.
  *           Keep the target busy, as osn's workload does.)
+ *  nmi      a kthread on another CPU sends an NMI IPI (APIC delivery mode
+ *           NMI) to the CPU; an NMI_LOCAL handler busy-waits in NMI
+ *           context, then the sender sends the next one.  At most 10 ms.
  *
  * Each injection busy-waits on local_clock() until DURATION_US elapsed and
  * accounts the time it really took (total, min, max), whether it ran in the
- * expected context (ctx_ok) and on the expected CPU (wrong_cpu otherwise).
+ * expected context (ctx_ok) and on the expected CPU (wrong_cpu otherwise);
+ * lost counts NMIs that never arrived.  Injections of a run never overlap,
+ * so the results have a single writer and need no lock (NMI-safe); the
+ * status reader may see a run's counters a moment apart.
  * A run is asynchronous: status says state=running until it is over.  The
  * interval must be >= 2 * duration and >= duration + 100 us, so that a run
  * can never monopolise a CPU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -47,22 +54,26 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
+#include <asm/apic.h>
+#include <asm/irq_vectors.h>
+#include <asm/nmi.h>
 
 #define INJ_MAX_COUNT		100000U
 #define INJ_MAX_DURATION_US	100000U
 #define INJ_MAX_INTERVAL_US	10000000U
 #define INJ_MIN_GAP_US		100U
 #define INJ_DEFAULT_INTERVAL_US	10000U
+#define INJ_MAX_NMI_US		10000U
 
 enum inj_ctx {
 	INJ_IRQ,
 	INJ_SOFTIRQ,
 	INJ_THREAD,
 	INJ_IPI,
+	INJ_NMI,
 	INJ_NR_CTX,
 };
 
@@ -71,6 +82,7 @@ static const char * const inj_ctx_names[INJ_NR_CTX] = {
 	[INJ_SOFTIRQ]	= "softirq",
 	[INJ_THREAD]	= "thread",
 	[INJ_IPI]	= "ipi",
+	[INJ_NMI]	= "nmi",
 };
 
 struct inj_run {
@@ -86,16 +98,18 @@ struct inj_run {
 	bool		finished;	/* all injections done (or stopped) */
 	bool		stop;		/* abort requested */
 	struct hrtimer	timer;		/* irq, softirq */
-	struct task_struct *task;	/* thread, ipi sender */
+	struct task_struct *task;	/* thread, ipi and nmi sender */
+	bool		nmi_registered;
+	atomic_t	nmi_pending;	/* an NMI was sent, not yet handled */
 
-	/* Results, under stats_lock (taken from hard IRQ context). */
-	raw_spinlock_t	stats_lock;
+	/* Results: one writer at a time (the injecting context). */
 	unsigned int	done;
 	unsigned int	ctx_ok;
 	unsigned int	wrong_cpu;
 	u64		stolen_ns;
 	u64		max_ns;
 	u64		min_ns;
+	unsigned int	lost;		/* NMIs that never arrived */
 	pid_t		pid;		/* task the injections ran in (not irq/ipi) */
 	char		comm[TASK_COMM_LEN];
 	unsigned long	runs;		/* runs started since load */
@@ -126,6 +140,8 @@ static bool inj_in_ctx(enum inj_ctx ctx)
 	case INJ_IRQ:
 	case INJ_IPI:
 		return in_hardirq() && !in_nmi();
+	case INJ_NMI:
+		return in_nmi();
 	case INJ_SOFTIRQ:
 		return in_serving_softirq() && !in_hardirq();
 	case INJ_THREAD:
@@ -143,31 +159,30 @@ static bool inj_one(void)
 {
 	bool ok = inj_in_ctx(inj.ctx);
 	bool right_cpu = smp_processor_id() == inj.cpu;
-	unsigned long flags;
+	unsigned int done;
 	u64 ns;
 	bool last;
 
 	ns = inj_spin(inj.duration_us);
 
-	raw_spin_lock_irqsave(&inj.stats_lock, flags);
-	inj.done++;
-	inj.stolen_ns += ns;
+	done = inj.done + 1;
+	WRITE_ONCE(inj.stolen_ns, inj.stolen_ns + ns);
 	if (ns > inj.max_ns)
-		inj.max_ns = ns;
+		WRITE_ONCE(inj.max_ns, ns);
 	if (!inj.min_ns || ns < inj.min_ns)
-		inj.min_ns = ns;
+		WRITE_ONCE(inj.min_ns, ns);
 	if (ok)
-		inj.ctx_ok++;
+		WRITE_ONCE(inj.ctx_ok, inj.ctx_ok + 1);
 	if (!right_cpu)
-		inj.wrong_cpu++;
+		WRITE_ONCE(inj.wrong_cpu, inj.wrong_cpu + 1);
 	if (inj.ctx == INJ_SOFTIRQ || inj.ctx == INJ_THREAD) {
-		inj.pid = current->pid;
-		strscpy(inj.comm, current->comm, sizeof(inj.comm));
+		WRITE_ONCE(inj.pid, current->pid);
+		memcpy(inj.comm, current->comm, sizeof(inj.comm));
 	}
-	last = inj.done >= inj.count || READ_ONCE(inj.stop);
+	WRITE_ONCE(inj.done, done);
+	last = done >= inj.count || READ_ONCE(inj.stop);
 	if (last)
 		WRITE_ONCE(inj.finished, true);
-	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
 
 	return last;
 }
@@ -207,6 +222,37 @@ static void inj_busy_ipi(void *unused)
 	inj_one();
 }
 
+/* nmi_pending: 0 idle, 1 NMI sent, 2 handler running. */
+static int inj_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (smp_processor_id() != READ_ONCE(inj.cpu) ||
+	    atomic_cmpxchg(&inj.nmi_pending, 1, 2) != 1)
+		return NMI_DONE;	/* not ours: perf, watchdog, ... */
+	inj_one();
+	atomic_set(&inj.nmi_pending, 0);
+	return NMI_HANDLED;
+}
+
+/* Send one NMI to the target CPU and wait until its handler is done. */
+static void inj_send_nmi(void)
+{
+	u64 start;
+
+	atomic_set(&inj.nmi_pending, 1);
+	preempt_disable();
+	apic->send_IPI(inj.cpu, NMI_VECTOR);
+	preempt_enable();
+	start = local_clock();
+	while (atomic_read(&inj.nmi_pending)) {
+		if (local_clock() - start > NSEC_PER_SEC &&
+		    atomic_cmpxchg(&inj.nmi_pending, 1, 0) == 1) {
+			WRITE_ONCE(inj.lost, inj.lost + 1);
+			break;		/* never arrived */
+		}
+		cpu_relax();
+	}
+}
+
 /* Sleep until the next injection; false if the thread must stop. */
 static bool inj_sleep(u64 ns)
 {
@@ -232,12 +278,17 @@ static int inj_thread_fn(void *unused)
 	while (!last && inj_sleep(gap)) {
 		if (inj.ctx == INJ_THREAD) {
 			last = inj_one();
-		} else if (smp_call_function_single(inj.cpu, inj_busy_ipi,
-						    NULL, 1)) {
-			break;		/* target CPU went offline */
-		} else {
-			last = READ_ONCE(inj.finished);
+			continue;
 		}
+		if (!cpu_online(inj.cpu))
+			break;
+		if (inj.ctx == INJ_NMI)
+			inj_send_nmi();
+		else if (smp_call_function_single(inj.cpu, inj_busy_ipi,
+						  NULL, 1))
+			break;		/* target CPU went offline */
+		last = READ_ONCE(inj.finished) ||
+		       READ_ONCE(inj.done) + READ_ONCE(inj.lost) >= inj.count;
 	}
 	WRITE_ONCE(inj.finished, true);
 
@@ -264,6 +315,10 @@ static void inj_cleanup(void)
 		kthread_stop(inj.task);
 		WRITE_ONCE(inj.task, NULL);
 	}
+	if (inj.nmi_registered) {
+		unregister_nmi_handler(NMI_LOCAL, "osn_inject");
+		inj.nmi_registered = false;
+	}
 	WRITE_ONCE(inj.finished, true);
 	inj.active = false;
 }
@@ -283,7 +338,6 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		     unsigned int duration_us, unsigned int interval_us)
 {
 	struct task_struct *task;
-	unsigned long flags;
 	unsigned int tcpu;
 	int ret;
 
@@ -296,7 +350,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
 		goto out;
 	tcpu = cpu;
-	if (ctx == INJ_IPI) {
+	if (ctx == INJ_IPI || ctx == INJ_NMI) {
 		tcpu = inj_other_cpu(cpu);
 		if (tcpu >= nr_cpu_ids)
 			goto out;	/* needs a second CPU */
@@ -310,16 +364,16 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	inj.stop = false;
 	inj.finished = false;
 	inj.task = NULL;
-	raw_spin_lock_irqsave(&inj.stats_lock, flags);
 	inj.done = 0;
 	inj.ctx_ok = 0;
 	inj.wrong_cpu = 0;
 	inj.stolen_ns = 0;
 	inj.max_ns = 0;
 	inj.min_ns = 0;
+	inj.lost = 0;
 	inj.pid = 0;
 	inj.comm[0] = '\0';
-	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
+	atomic_set(&inj.nmi_pending, 0);
 
 	switch (ctx) {
 	case INJ_IRQ:
@@ -335,12 +389,25 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		break;
 	case INJ_THREAD:
 	case INJ_IPI:
+	case INJ_NMI:
+		if (ctx == INJ_NMI) {
+			ret = register_nmi_handler(NMI_LOCAL, inj_nmi_handler,
+						   0, "osn_inject");
+			if (ret)
+				break;
+			inj.nmi_registered = true;
+		}
 		task = kthread_create(inj_thread_fn, NULL,
-				      ctx == INJ_THREAD ? "osn_inject/%u"
-							: "osn_inject_ipi/%u",
+				      ctx == INJ_THREAD ? "osn_inject/%u" :
+				      ctx == INJ_IPI ? "osn_inject_ipi/%u"
+						     : "osn_inject_nmi/%u",
 				      cpu);
 		if (IS_ERR(task)) {
 			ret = PTR_ERR(task);
+			if (inj.nmi_registered) {
+				unregister_nmi_handler(NMI_LOCAL, "osn_inject");
+				inj.nmi_registered = false;
+			}
 			break;
 		}
 		kthread_bind(task, tcpu);
@@ -403,7 +470,8 @@ static int inj_parse_and_start(char *buf)
 		return -EINVAL;
 	if (!count || count > INJ_MAX_COUNT)
 		return -EINVAL;
-	if (!duration_us || duration_us > INJ_MAX_DURATION_US)
+	if (!duration_us || duration_us > INJ_MAX_DURATION_US ||
+	    (ctx == INJ_NMI && duration_us > INJ_MAX_NMI_US))
 		return -EINVAL;
 	if (!interval_us)
 		interval_us = max(INJ_DEFAULT_INTERVAL_US, 2 * duration_us);
@@ -442,35 +510,36 @@ static ssize_t inj_write(struct file *file, const char __user *ubuf,
 static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	unsigned int done, ctx_ok, wrong_cpu;
+	unsigned int done, ctx_ok, wrong_cpu, lost;
 	u64 stolen, max, min;
 	char comm[TASK_COMM_LEN];
-	unsigned long flags;
 	char buf[384];
 	bool running;
 	pid_t pid;
 	int n;
 
-	raw_spin_lock_irqsave(&inj.stats_lock, flags);
-	done = inj.done;
-	ctx_ok = inj.ctx_ok;
-	wrong_cpu = inj.wrong_cpu;
-	stolen = inj.stolen_ns;
-	max = inj.max_ns;
-	min = inj.min_ns;
-	pid = inj.pid;
-	strscpy(comm, inj.comm[0] ? inj.comm : "-", sizeof(comm));
-	raw_spin_unlock_irqrestore(&inj.stats_lock, flags);
+	done = READ_ONCE(inj.done);
+	ctx_ok = READ_ONCE(inj.ctx_ok);
+	wrong_cpu = READ_ONCE(inj.wrong_cpu);
+	stolen = READ_ONCE(inj.stolen_ns);
+	max = READ_ONCE(inj.max_ns);
+	min = READ_ONCE(inj.min_ns);
+	lost = READ_ONCE(inj.lost);
+	pid = READ_ONCE(inj.pid);
+	memcpy(comm, inj.comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	if (!comm[0])
+		strscpy(comm, "-", sizeof(comm));
 	strreplace(comm, ' ', '_');
 
 	mutex_lock(&inj_mutex);
 	running = inj.active && !READ_ONCE(inj.finished);
 	n = scnprintf(buf, sizeof(buf),
-		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u pid=%d comm=%s runs=%lu\n",
+		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u pid=%d comm=%s runs=%lu\n",
 		      running ? "running" : "idle",
 		      inj.runs ? inj_ctx_names[inj.ctx] : "none",
 		      inj.cpu, inj.count, inj.duration_us, inj.interval_us,
-		      done, stolen, max, min, ctx_ok, wrong_cpu, pid, comm,
+		      done, stolen, max, min, ctx_ok, wrong_cpu, lost, pid, comm,
 		      inj.runs);
 	mutex_unlock(&inj_mutex);
 
@@ -493,7 +562,6 @@ static const struct file_operations inj_status_fops = {
 
 static int __init inj_init(void)
 {
-	raw_spin_lock_init(&inj.stats_lock);
 	inj_dir = debugfs_create_dir("osn_inject", NULL);
 	if (IS_ERR(inj_dir))
 		return PTR_ERR(inj_dir);
@@ -516,4 +584,4 @@ module_exit(inj_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("osn developers");
-MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI)");
+MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI)");

@@ -195,6 +195,16 @@ TEST(hist_build_exact)
 	CHECK_EQ(h.cpus[1].pct[OSN_P999], 300700);
 	osn_hist_free(&h);
 
+	/* a huge -E allocates only up to the last non-empty row */
+	CHECK_EQ(osn_hist_build(&h, &kh, 9999999, cpus, 2, x), 0);
+	CHECK_EQ(h.cpus[0].nrows, 2);
+	CHECK_EQ(h.cpus[1].nrows, 301);
+	CHECK_EQ(h.nrows, 301);
+	CHECK_EQ(h.cpus[1].over, 0);
+	CHECK_EQ(osn_hist_row(&h.cpus[1], 300), 2);
+	CHECK_EQ(osn_hist_row(&h.cpus[0], 5000000), 0);
+	osn_hist_free(&h);
+
 	/* smaller entries: more in over */
 	CHECK_EQ(osn_hist_build(&h, &kh, 1, cpus, 2, x), 0);
 	CHECK_EQ(h.cpus[0].rows[0], 5);

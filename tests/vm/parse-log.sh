@@ -9,7 +9,9 @@
 # failures), prints failing tests with their output, and fails the run when:
 #   - a test failed,
 #   - OSN-GUEST-DONE is missing (panic, hang, host timeout),
-#   - the dmesg between OSN-DMESG-BEGIN/END shows a kernel problem (WARN,
+#   - the dmesg between OSN-DMESG-BEGIN/END, or a kernel line printed on the
+#     console itself (the guest may die before its dmesg dump) shows a
+#     kernel problem (WARN,
 #     BUG, Oops, lockdep, scheduling while atomic, hung task, RCU stall,
 #     a call trace, ...), or
 #   - kernel.tainted (OSN-TAINT) has W (warning), D (died), B (bad page)
@@ -101,7 +103,13 @@ function show_test(name,   i, n, from) {
 	if (indmesg) {
 		if (bad($0) && nbad < 30) badl[++nbad] = $0
 		else if (bad($0)) nbad++
-	} else if (cur != "") {
+	} else if ($0 ~ /^\[ *[0-9]+\.[0-9]+\] / && bad($0)) {
+		# Kernel output on the console itself (the guest may die
+		# before its dmesg dump).
+		if (nbad < 30) badl[++nbad] = $0
+		else nbad++
+	}
+	if (!indmesg && cur != "") {
 		nout[cur]++
 		out[cur, nout[cur]] = substr($0, 1, 5) == "    " ? substr($0, 5) : $0
 	}

@@ -109,9 +109,14 @@ check "taint W is caught" "$tmp/taint-w" 1 "pass=4 fail=1 skip=0 status=FAIL" 'F
 # Crash: the log ends in the middle of a test.
 awk '/OSN-TEST: PASS injector\/20/ { exit } { print }' "$clean" >"$tmp/crash"
 printf '%s\n' '[   40.000000] Kernel panic - not syncing: Fatal exception in interrupt' >>"$tmp/crash"
-check "crash (no OSN-GUEST-DONE)" "$tmp/crash" 1 "pass=1 fail=1 skip=0 status=FAIL" \
-	'FAIL vm/guest-done.*during injector/20'
+check "crash (no OSN-GUEST-DONE), its panic on the console" "$tmp/crash" 1 \
+	"pass=1 fail=2 skip=0 status=FAIL" 'FAIL vm/guest-done.*during injector/20'
 check "crash shows the console tail" "$tmp/crash" 1 "" 'Kernel panic - not syncing'
+awk '/OSN-TEST: PASS injector\/20/ { exit } { print }' "$clean" >"$tmp/hang"
+printf '%s\n' '[  461.311046] rcu: INFO: rcu_preempt self-detected stall on CPU' \
+	'[  461.824181] Call Trace:' >>"$tmp/hang"
+check "hang: kernel lines on the console are judged" "$tmp/hang" 1 \
+	"pass=1 fail=2 skip=0 status=FAIL" 'self-detected stall'
 
 # Test output may say anything: only the dmesg section is judged.
 sed '/^OSN-TEST-BEGIN injector\/30/a\

@@ -351,6 +351,11 @@ static int apply_priority(struct osn_tool *t, char *err, size_t errlen)
 			break;
 	}
 	osn_format_sched(&t->p->sched, prio, sizeof(prio));
+	if ((t->p->sched.policy == OSN_SCHED_FIFO ||
+	     t->p->sched.policy == OSN_SCHED_RR) &&
+	    t->p->runtime_us == t->p->period_us)
+		warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
+		     prio);
 	if (n <= 0) {
 		snprintf(err, errlen,
 			 "-P %s: no workload thread %sN for cpus %.200s appeared in 10 s",

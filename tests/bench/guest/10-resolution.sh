@@ -53,7 +53,7 @@ floor() {
 		osn_samples /tmp/bench_floor >/tmp/bench_floor.s
 		[ "$fl_rep" = 1 ] && info "osn sample: $(head -n 1 /tmp/bench_floor.s)"
 		# full periods only (runtime >= 0.9 s)
-		fl_r=$(awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
+		fl_r=$(awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) + 0
 			if (v["runtime"] < 900000000) next
 			n++; rt += v["runtime"]; no += v["noise"]; lo += v["loops"]
 			sa += v["samples"]

@@ -31,6 +31,10 @@ HCPU=0
 # buffer_size_kb of the instances tr_start creates (empty: the default)
 BENCH_BUF_KB=4096
 
+# The bench's own shell work (and everything it starts without choosing a
+# CPU) stays on the housekeeping CPU, out of the measured one's way.
+taskset -p -c $HCPU $$ >/dev/null 2>&1
+
 # bench_result FIG TRACER REP KEY=VALUE...: one result line.
 bench_result() {
 	_br_f=$1 _br_t=$2 _br_r=$3

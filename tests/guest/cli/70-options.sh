@@ -19,7 +19,9 @@ thread_pid() {	# comm
 	done
 }
 
-cli_start "$CLI_OUT/o.txt" top -c 1 -P f:10 -H 0 --trace-buffer-size 2048 \
+# (half of each period free: a real-time workload busy all the time would
+# starve CPU 1's timers and kthreads, on PREEMPT_RT its softirq threads too)
+cli_start "$CLI_OUT/o.txt" top -c 1 -p 100000 -r 50000 -P f:10 -H 0 --trace-buffer-size 2048 \
 	-t "$CLI_OUT/tr.txt" -e sched:sched_switch -e irq:irq_handler_entry \
 	--warm-up 1 -d 4 -q
 pid=$CLI_PID
@@ -56,9 +58,9 @@ case $(nr_cpus) in
 2) assert_eq "$aff" 1 "osn's own affinity with -c 0" ;;
 esac
 
-# a one-page buffer that every osn event goes to (-s arms the explanation):
+# a one-page buffer that every osn event goes to (-S arms the explanation):
 # osn says events were lost
-"$OSN" top -c 1 -p 100000 -r 100000 -T 1 -s 100000000 --trace-buffer-size 4 \
+"$OSN" top -c 1 -p 100000 -r 100000 -T 1 -S 100000000 --trace-buffer-size 4 \
 	-d 3 -q >"$CLI_OUT/lost.txt" 2>&1
 rc=$?
 cat "$CLI_OUT/lost.txt"
@@ -69,7 +71,7 @@ grep -Eq '^[0-9]+ events lost, results may be inaccurate$' "$CLI_OUT/lost.txt" |
 # -P d: SCHED_DEADLINE needs a task allowed on its whole root domain, so
 # the kernel refuses it for per-CPU threads (EPERM) unless the CPU is
 # isolated: either it works or osn says why in one line and cleans up.
-"$OSN" top -c 1 -P d:100us:1ms -d 2 -q >"$CLI_OUT/d.txt" 2>"$CLI_OUT/d.err"
+"$OSN" top -c 1 -p 100000 -r 50000 -P d:100us:1ms -d 2 -q >"$CLI_OUT/d.txt" 2>"$CLI_OUT/d.err"
 rc=$?
 info "-P d: -> $rc: $(cat "$CLI_OUT/d.err")"
 case $rc in

@@ -25,8 +25,8 @@ INJ_US=30000
 attempt() {
 	: >"$t/trace"
 	: >"$i/trace"
-	osn_knob stop_tracing_us $STOP_US	# (re-)arms the stop
 	echo 1 >"$t/tracing_on"
+	osn_knob stop_tracing_us $STOP_US	# (re-)arms the stop
 	inject irq 1 3 $INJ_US 100000
 	assert_eq "$(cat "$t/tracing_on")" 0 "tracing_on after the stop"
 	assert_eq "$(osn_nthreads)" 1 "workload still running after the stop"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # timeout: 180
-# Every context injects exactly COUNT stalls of >= DURATION on the chosen CPU,
+# Every context (irq softirq thread ipi nmi) injects exactly COUNT stalls of >= DURATION on the chosen CPU,
 # in the right context: the module's own check (ctx_ok, wrong_cpu) and the
-# kernel's tracepoints (timer, irq, irq_vectors, sched) agree.
+# kernel's tracepoints (timer, irq, irq_vectors, sched, nmi) agree.
 . "$OSN_TESTS/guest/lib.sh"
 require_cpus 2
 inject_load
@@ -12,7 +12,7 @@ COUNT=50
 DUR=200
 CPU=1
 
-for ctx in irq softirq thread ipi; do
+for ctx in irq softirq thread ipi nmi; do
 	echo 0 >"$inst/tracing_on"
 	echo 0 >"$inst/events/enable"
 	: >"$inst/trace"
@@ -27,6 +27,8 @@ for ctx in irq softirq thread ipi; do
 	thread)	event_enable "$inst" sched/sched_switch ;;
 	ipi)	[ -d "$inst/events/irq_vectors/call_function_single_entry" ] &&
 			event_enable "$inst" irq_vectors/call_function_single_entry ;;
+	nmi)	[ -d "$inst/events/nmi/nmi_handler" ] &&
+			event_enable "$inst" nmi/nmi_handler ;;
 	esac
 	echo 1 >"$inst/tracing_on"
 
@@ -48,6 +50,7 @@ for ctx in irq softirq thread ipi; do
 	assert_eq "$(inject_status "done")" $COUNT "$ctx: done"
 	assert_eq "$(inject_status ctx_ok)" $COUNT "$ctx: injections in $ctx context"
 	assert_eq "$(inject_status wrong_cpu)" 0 "$ctx: injections on another CPU"
+	assert_eq "$(inject_status lost)" 0 "$ctx: lost NMIs"
 	assert_ge "$(inject_status min_ns)" $((DUR * 1000)) "$ctx: min_ns"
 	assert_ge "$(inject_status max_ns)" "$(inject_status min_ns)" "$ctx: max_ns"
 	assert_ge "$(inject_status stolen_ns)" $((COUNT * DUR * 1000)) "$ctx: stolen_ns"
@@ -92,6 +95,11 @@ for ctx in irq softirq thread ipi; do
 		if [ -d "$inst/events/irq_vectors/call_function_single_entry" ]; then
 			n=$(grep 'call_function_single_entry:' "$tr" | grep -c '\[001\]')
 			assert_ge "$n" $COUNT "ipi: call_function_single_entry on CPU $CPU"
+		fi ;;
+	nmi)
+		if [ -d "$inst/events/nmi/nmi_handler" ]; then
+			n=$(grep 'nmi_handler:' "$tr" | grep '\[001\]' | grep -Ec 'inj_nmi_handler.*handled[:=] ?1')
+			assert_eq "$n" $COUNT "nmi: nmi_handler inj_nmi_handler handled on CPU $CPU"
 		fi ;;
 	esac
 done

@@ -7,8 +7,8 @@
 require_ko osn_inject
 cpu=$(($(nr_cpus) - 1))
 
-for ctx in irq softirq thread ipi; do
-	[ $ctx = ipi ] && [ "$(nr_cpus)" = 1 ] && continue
+for ctx in irq softirq thread ipi nmi; do
+	case $ctx in ipi|nmi) [ "$(nr_cpus)" = 1 ] && continue ;; esac
 	for dur in 20 2000; do
 		inject_load
 		inject_start $ctx $cpu 100000 $dur $((dur * 2 + 100))

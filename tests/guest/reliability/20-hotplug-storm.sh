@@ -2,8 +2,9 @@
 # timeout: 300
 # CPU hotplug while osn measures the CPU: REL_HOTPLUG_N (default 20)
 # offline/online cycles of CPU 1 with cpus=1 (its thread must go and come
-# back exactly once), REL_HOTPLUG_N / 2 with cpus=0-1 (osn/0 must stay the
-# same task), then hotplug racing with enable/disable of the osn events.
+# back exactly once), REL_HOTPLUG_N / 4 with cpus=0-1 (osn/0 must stay the
+# same task), then REL_HOTPLUG_N / 2 cycles racing with enable/disable of
+# the osn events.
 # Afterwards: sample events from CPU 1, no thread left after the stop.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
@@ -40,7 +41,7 @@ for t in $REL_THREADS; do
 	case $t in osn/0=*) t0=$t ;; esac
 done
 i=0
-while [ $i -lt $((N / 2)) ]; do
+while [ $i -lt $((N / 4)) ]; do
 	rel_cpu_online 0 || fail "cycle $i: cannot offline cpu1"
 	rel_wait_threads osn/0 20
 	rel_cpu_online 1 || fail "cycle $i: cannot online cpu1"
@@ -55,7 +56,7 @@ info "[$(rel_elapsed)s] cpus=0-1: $B cycles, osn/0 untouched"
 # C: hotplug in the background while the events are enabled and disabled.
 (
 	j=0
-	while [ $j -lt "$N" ]; do
+	while [ $j -lt $((N / 2)) ]; do
 		echo 0 >"$REL_HOTPLUG" 2>/dev/null
 		echo 1 >"$REL_HOTPLUG" 2>/dev/null
 		j=$((j + 1))
@@ -74,11 +75,11 @@ wait $hp
 rel_cpu_online 1 || fail "cpu1 does not come back online"
 rel_wait_stable "osn/0 osn/1"
 rel_flowing "$I" 2 20 1 || fail "no sample events from cpu1 after hotplug raced with enable/disable"
-info "[$(rel_elapsed)s] $N background cycles raced with $C disable/enable pairs"
+info "[$(rel_elapsed)s] $((N / 2)) background cycles raced with $C disable/enable pairs"
 
 echo 0 >"$I/events/osn/enable"
 rel_wait_no_threads
 rel_module_works
 figures "hotplug: $A cycles measuring cpu1, $B cycles with cpus=0-1 (osn/0 untouched)," \
-	"$N cycles racing $C disable/enable pairs; threads left after stop: 0"
+	"$((N / 2)) cycles racing $C disable/enable pairs; threads left after stop: 0"
 exit 0

@@ -2,7 +2,7 @@
 # timeout: 300
 # The CLI killed with SIGKILL mid-run (while collecting, and while starting
 # up, as soon as it holds its lock; osn top and osn hist), REL_CLI_N times
-# (default 3): what it left (its instance, the workload, its knobs) must
+# (default 2): what it left (its instance, the workload, its knobs) must
 # not stop the next run: the rerun exits 0, and afterwards no instance, no
 # osn/ thread and the knobs as they were before the killed run.
 . "$OSN_TESTS/guest/lib.sh"
@@ -10,7 +10,7 @@
 
 OSN=$OSN_BIN/osn
 [ -x "$OSN" ] || skip "tools/osn is not in the guest (OSN_BIN=$OSN_BIN)"
-N=${REL_CLI_N:-3}
+N=${REL_CLI_N:-2}
 require_cpus 2
 rel_setup
 on_exit "$OSN cleanup"

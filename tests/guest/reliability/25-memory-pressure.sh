@@ -1,7 +1,7 @@
 #!/bin/sh
 # timeout: 240
-# Memory pressure while osn measures CPU 1: stress-ng --vm takes ~85% of
-# the available memory (page cache dropped, allocations stalling) while
+# Memory pressure while osn measures CPU 1: stress-ng --vm holds 60% of the
+# available memory and churns another 15% (page cache dropped, reclaim) while
 # 100 x 200 us hard-IRQ stalls are injected on CPU 1.  osn must keep its
 # thread and its samples, and still explain >= 95% of the injections: each
 # injection (timestamped by a filtered hrtimer_expire_entry event) must lie
@@ -32,21 +32,29 @@ rel_assert_flowing "$I" "before the pressure"
 
 rel_meminfo
 avail0=$REL_MEMAVAIL
-per=$((REL_MEMAVAIL * 85 / 100 / 2))
-info "MemAvailable ${avail0} kB: 2 vm workers of ${per} kB"
-# Both CPUs: reclaim and the workers also run where osn measures.
-taskset 3 stress-ng --vm 2 --vm-bytes "${per}k" --vm-keep --timeout 150s \
+hold=$((REL_MEMAVAIL * 60 / 100))
+churn=$((REL_MEMAVAIL * 15 / 100))
+info "MemAvailable ${avail0} kB: one vm worker holds ${hold} kB, one churns ${churn} kB"
+# The holder faults its memory in once and sleeps; the churner keeps
+# allocating, dirtying and freeing on both CPUs, so reclaim never settles.
+stress-ng --vm 1 --vm-bytes "${hold}k" --vm-hang 0 --timeout 300s \
 	--oomable >/tmp/rel-stress.log 2>&1 &
-stress=$!
-on_exit "kill $stress"
+holder=$!
+on_exit "kill $holder"
 # Faulting the memory in is slow under TCG: wait until it is taken.
 low() {
 	rel_meminfo
-	[ "$REL_MEMAVAIL" -lt $((avail0 * 35 / 100)) ]
+	[ "$REL_MEMAVAIL" -lt $((avail0 * 50 / 100)) ]
 }
-wait_for 90 low || info "MemAvailable only down to $REL_MEMAVAIL kB after 90 s"
+rel_wait_s 90 low || info "MemAvailable only down to $REL_MEMAVAIL kB after 90 s"
+taskset 3 stress-ng --vm 1 --vm-bytes "${churn}k" --timeout 300s \
+	--oomable >>/tmp/rel-stress.log 2>&1 &
+stress=$!
+on_exit "kill $stress"
+sleep 2
+rel_meminfo
 info "[$(rel_elapsed)s] MemAvailable $REL_MEMAVAIL kB: injecting"
-inject_start irq $REL_CPU 100 200 100000
+inject_start irq $REL_CPU 100 200 50000
 minavail=$avail0
 while ! inject_idle; do
 	rel_meminfo
@@ -57,9 +65,10 @@ done_n=$(inject_status done)
 info "$(inject_status)"
 rel_same_thread "$T" || fail "osn/1 ($T) did not survive the memory pressure"
 rel_flowing "$I" 2 20 || fail "no sample events under memory pressure"
-kill -TERM $stress
+kill -TERM $stress $holder
 wait $stress
 src=$?
+wait $holder
 info "stress-ng exit $src: $(tail -n 2 /tmp/rel-stress.log | tr '\n' ' ')"
 sleep 0.5
 echo 0 >"$I/events/osn/enable"

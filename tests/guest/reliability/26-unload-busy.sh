@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeout: 300
-# rmmod osn while it measures, REL_UNLOAD_N rounds (default 4) of: rmmod
+# rmmod osn while it measures, REL_UNLOAD_N rounds (default 2) of: rmmod
 # with an osn event enabled (idle, right after the enable, with a reader
 # blocked on trace_pipe, against an enable/disable loop).  Either the
 # unload is refused ("in use"/EBUSY) and osn keeps measuring, or it
@@ -9,7 +9,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
-N=${REL_UNLOAD_N:-4}
+N=${REL_UNLOAD_N:-2}
 require_cpus 2
 require_ko osn
 mod_loaded osn && fail "osn already loaded (a previous test leaked it)"

@@ -123,7 +123,7 @@ for f in $(find /sys/module/osn -type f) /proc/modules /proc/kallsyms; do
 		echo "DENIED $f"
 	fi
 done
-grep ' osn ' /proc/modules | sed 's/^/MODLINE /'
+grep '^osn ' /proc/modules | sed 's/^/MODLINE /'
 grep '\[osn\]' /proc/kallsyms | grep -v '^0000000000000000 ' | head -n 3 | sed 's/^/KALLSYMS /'
 dmesg 2>/dev/null | grep -i 'osn' | grep -Eio 'ffff[89a-f][0-9a-f]{11}' | head -n 3 | sed 's/^/LEAK dmesg /'
 for f in $(find /sys/kernel/tracing/events/osn -name format 2>/dev/null); do

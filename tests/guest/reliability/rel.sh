@@ -28,6 +28,21 @@ rel_elapsed() {
 	echo $((${_rel_t1%.*} - ${_rel_t0%.*}))
 }
 
+# rel_wait_s TIMEOUT_S CMD...: poll CMD every 0.5 s until it succeeds or
+# TIMEOUT_S seconds of wall time passed (lib.sh's wait_for counts polls,
+# which stretch when the guest is loaded).
+rel_wait_s() {
+	read -r _ws_t _ </proc/uptime
+	_ws_end=$((${_ws_t%.*} + $1))
+	shift
+	while :; do
+		"$@" && return 0
+		read -r _ws_t _ </proc/uptime
+		[ "${_ws_t%.*}" -ge "$_ws_end" ] && return 1
+		sleep 0.5
+	done
+}
+
 # figures MSG: one line of figures for the report.
 figures() {
 	echo "FIGURES: $*"
