@@ -88,8 +88,12 @@ struct osn_cpu {
 
 	/* NMI bookkeeping, see osn_probes.c. */
 	unsigned int		nmi_seq;	/* NMI whose handlers are summed */
-	unsigned int		nmi_done_seq;	/* NMI already accounted */
+	unsigned int		nmi_done_seq;	/* NMI osn's handler has seen */
 	u64			nmi_handlers_ns;
+	/* The last NMI, waiting to be emitted (pend_seq 0: none). */
+	unsigned int		nmi_pend_seq;
+	u64			nmi_pend_start_ns;
+	u64			nmi_pend_ns;
 
 	struct osn_class_stat	stat[OSN_CLASS_NR];
 };
@@ -137,6 +141,7 @@ int osn_probes_init(void);
 int osn_probes_hook(void);
 void osn_probes_unhook(void);
 void osn_cpu_reset(struct osn_cpu *oc);
+void osn_flush_nmi(struct osn_cpu *oc);
 
 /* osn_trace.c: enable/disable of any osn event (TRACE_EVENT_FN). */
 int osn_event_reg(void);

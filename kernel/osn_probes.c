@@ -110,6 +110,7 @@ void osn_cpu_reset(struct osn_cpu *oc)
 	oc->nmi_seq = 0;
 	oc->nmi_done_seq = 0;
 	oc->nmi_handlers_ns = 0;
+	oc->nmi_pend_seq = 0;
 }
 
 /* ---- hard IRQs: device handlers and x86 system vectors ---- */
@@ -133,6 +134,7 @@ static void osn_irq_exit(int vector, const char *desc)
 		return;
 
 	duration = osn_source_exit(oc, &oc->irq, OSN_CLASS_IRQ);
+	osn_flush_nmi(oc);
 	trace_irq_noise(vector, desc, start, duration);
 	osn_push_start(&oc->softirq, duration);
 	osn_push_start(&oc->thread, duration);
@@ -246,6 +248,7 @@ static void osn_probe_sched_switch(void *data, bool preempt,
 		local_inc(&oc->int_counter);
 	}
 
+	osn_flush_nmi(oc);
 	if (ended)
 		trace_thread_noise(prev, start, duration);
 }
@@ -255,17 +258,30 @@ static void osn_probe_sched_switch(void *data, bool preempt,
 /*
  * A module cannot hook NMI entry/exit.  It can register an NMI handler,
  * which runs on every NMI that reaches the NMI_LOCAL chain, and see the
- * nmi:nmi_handler tracepoint, which reports each handler's duration.  Our
- * handler is registered last, so when it runs the handlers before it in
- * this NMI have reported their durations: their sum is the NMI's duration
- * as far as osn can see.  irq_stat.__nmi_count, incremented at every NMI
- * entry, tells one NMI from the next.
+ * nmi:nmi_handler tracepoint, which reports each handler's duration after
+ * it ran.  irq_stat.__nmi_count, incremented at every NMI entry, tells one
+ * NMI from the next.  The NMI's duration is the sum of its handlers':
+ *  - handlers before osn's have reported theirs when osn's handler runs:
+ *    it starts the NMI's record with their sum;
+ *  - handlers after osn's (registered later) add theirs from the probe.
+ * The sources the NMI interrupted are pushed forward as each part is
+ * known.  The record is emitted as nmi_noise once the NMI is over, by the
+ * next probe or workload iteration on the CPU (osn_flush_nmi()).
  */
+
+static void osn_nmi_account(struct osn_cpu *oc, u64 duration_ns)
+{
+	oc->stat[OSN_CLASS_NMI].time_ns += duration_ns;
+	osn_push_start(&oc->irq, duration_ns);
+	osn_push_start(&oc->softirq, duration_ns);
+	osn_push_start(&oc->thread, duration_ns);
+}
+
 static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 	unsigned int seq = this_cpu_read(irq_stat.__nmi_count);
-	u64 duration, now;
+	u64 before_ns;
 
 	local_inc(&oc->int_counter);
 
@@ -276,16 +292,14 @@ static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
 	if (!READ_ONCE(oc->sampling))
 		return NMI_DONE;
 
-	duration = oc->nmi_seq == seq ? oc->nmi_handlers_ns : 0;
-	now = osn_time_get();
-
+	before_ns = oc->nmi_seq == seq ? oc->nmi_handlers_ns : 0;
 	oc->stat[OSN_CLASS_NMI].count++;
-	oc->stat[OSN_CLASS_NMI].time_ns += duration;
-	trace_nmi_noise(now - duration, duration);
+	osn_nmi_account(oc, before_ns);
 
-	osn_push_start(&oc->irq, duration);
-	osn_push_start(&oc->softirq, duration);
-	osn_push_start(&oc->thread, duration);
+	WRITE_ONCE(oc->nmi_pend_start_ns, osn_time_get() - before_ns);
+	WRITE_ONCE(oc->nmi_pend_ns, before_ns);
+	barrier();
+	WRITE_ONCE(oc->nmi_pend_seq, seq);
 	return NMI_DONE;
 }
 
@@ -295,16 +309,48 @@ static void osn_probe_nmi_handler(void *data, void *handler, s64 delta_ns,
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 	unsigned int seq = this_cpu_read(irq_stat.__nmi_count);
 
-	/* Our own handler, or a handler after it in the same NMI: ignore. */
-	if (handler == (void *)osn_nmi_handler || oc->nmi_done_seq == seq)
+	if (handler == (void *)osn_nmi_handler || delta_ns <= 0)
 		return;
 
+	/* After osn's handler: extend this NMI's record. */
+	if (oc->nmi_done_seq == seq) {
+		if (READ_ONCE(oc->nmi_pend_seq) != seq)
+			return;
+		WRITE_ONCE(oc->nmi_pend_ns, oc->nmi_pend_ns + delta_ns);
+		osn_nmi_account(oc, delta_ns);
+		return;
+	}
+
+	/* Before osn's handler: sum for it. */
 	if (oc->nmi_seq != seq) {
 		oc->nmi_seq = seq;
 		oc->nmi_handlers_ns = 0;
 	}
-	if (delta_ns > 0)
-		oc->nmi_handlers_ns += delta_ns;
+	oc->nmi_handlers_ns += delta_ns;
+}
+
+/*
+ * Emit the pending NMI record, if any.  Any context of the CPU may call
+ * it: the cmpxchg makes exactly one caller emit a record, and a new NMI
+ * arriving while the record is read replaces it (the old one is then only
+ * counted in the sample, not emitted).
+ */
+void osn_flush_nmi(struct osn_cpu *oc)
+{
+	unsigned int seq;
+	u64 start_ns, duration_ns;
+
+	do {
+		seq = READ_ONCE(oc->nmi_pend_seq);
+		if (!seq)
+			return;
+		barrier();
+		start_ns = READ_ONCE(oc->nmi_pend_start_ns);
+		duration_ns = READ_ONCE(oc->nmi_pend_ns);
+		barrier();
+	} while (cmpxchg_local(&oc->nmi_pend_seq, seq, 0) != seq);
+
+	trace_nmi_noise(start_ns, duration_ns);
 }
 
 #define OSN_NMI_NAME	"osn"

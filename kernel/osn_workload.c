@@ -171,6 +171,10 @@ static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 		count = osn_read_guarded(oc, &now);
 		gap = now > last ? now - last : 0;
 
+		/* Something ran in the gap: an NMI may wait to be reported. */
+		if (unlikely(count != last_count))
+			osn_flush_nmi(oc);
+
 		p.loops++;
 		if (gap < p.min_gap_ns)
 			p.min_gap_ns = gap;
@@ -186,6 +190,7 @@ static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 	barrier();
 	WRITE_ONCE(oc->sampling, false);
 	barrier();
+	osn_flush_nmi(oc);
 
 	if (irqs_off)
 		local_irq_enable();

@@ -39,14 +39,18 @@
  *                    runtime, noise, max_sample, min_sample, samples,
  *                    hw_count, nmi_count, irq_count, softirq_count,
  *                    thread_count, hw_time, nmi_time, irq_time,
- *                    softirq_time, thread_time
+ *                    softirq_time, thread_time, loops, min_gap
  *  stop:             reason (OSN_STOP_*), value, threshold
- * "start" is the trace clock (local_clock) in ns.  Durations and times are
+ * "start" is trace_clock_local() (the buffer's "local" clock; sched_clock
+ * based) in ns.  Durations and times are
  * ns.  "samples" counts the noise samples (gaps >= threshold) of the
  * period; "noise" is their sum, max_sample/min_sample their extremes (0
  * when samples == 0).  The *_count fields count interference entries of
  * each class during the period; *_time are the interference-free times
  * of each class.  hw_count/hw_time are the samples with no interference.
+ * loops is the number of clock reads of the period and min_gap the
+ * smallest gap between two of them (ns): the measuring loop's own cost
+ * (runtime / loops) and resolution, which upstream never reports.
  */
 #define OSN_F_START		"start"
 #define OSN_F_DURATION		"duration"
@@ -70,6 +74,8 @@
 #define OSN_F_IRQ_TIME		"irq_time"
 #define OSN_F_SOFTIRQ_TIME	"softirq_time"
 #define OSN_F_THREAD_TIME	"thread_time"
+#define OSN_F_LOOPS		"loops"
+#define OSN_F_MIN_GAP		"min_gap"
 #define OSN_F_REASON		"reason"
 #define OSN_F_VALUE		"value"
 #define OSN_F_THRESHOLD		"threshold"

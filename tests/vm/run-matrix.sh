@@ -45,8 +45,10 @@ export OSN_VM_NO_TOOLS=1
 
 for k in "$@"; do
 	echo "==== $k ===="
-	"$OSN_ROOT/tests/vm/run-kernel.sh" "${long[@]}" "$k" 2>&1 | tee "$OSN_BUILD/vm/$k.out"
-	line=$(grep '^OSN-RESULT ' "$OSN_BUILD/vm/$k.out" | tail -n 1)
+	out=$(mktemp "$OSN_BUILD/vm/.out-$k.XXXXXX")
+	"$OSN_ROOT/tests/vm/run-kernel.sh" "${long[@]}" "$k" 2>&1 | tee "$out"
+	line=$(grep '^OSN-RESULT ' "$out" | tail -n 1)
+	rm -f "$out"
 	if [ -z "$line" ]; then
 		# run-kernel.sh could not even start (setup error).
 		tf=$((tf + 1))

@@ -24,7 +24,6 @@ else
 fi
 BENCH_BUF_KB=1024
 
-# count_lines CMD...: number of output lines of CMD
 n_osn_samples() {
 	grep -c ' sample: runtime ' "$BI/trace"
 }
@@ -38,21 +37,48 @@ have_up_summaries() {
 	[ "$(n_up_summaries)" -ge "$1" ]
 }
 
-# floor osn|up REP: per-period summaries at threshold 1 us
-floor() {
+# resolution osn|up REP: one session at threshold 1 us.  First the
+# per-period summaries only (osn:sample; upstream's tracer entries): the
+# "floor".  Then, in the same session, sample_threshold is enabled with a
+# hist trigger (100 ns buckets) read twice $WIN s apart: samples/s and the
+# smallest sample.  The trigger goes before the tracer stops (a trigger
+# keeps its event registered).
+HTRIG='hist:keys=duration.buckets=100:sort=duration:size=8192'
+hist_hits() {
+	awk '/^ *Hits: / { print $2 }' "$1"
+}
+resolution() {
 	fl_t=$1 fl_rep=$2
-	tr_start "$fl_t" bench_floor 1000000 1000000 1 sample
+	tr_start "$fl_t" bench_res 1000000 1000000 1 sample
 	case $fl_t in
-	osn) bwait 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples" ;;
-	up)  bwait 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries" ;;
+	osn) bwait 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples"
+	     fl_s=osn ;;
+	up)  bwait 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries"
+	     fl_s=osnoise ;;
 	esac
-	tr_stop "$fl_t" bench_floor
 	cp "$BI/trace" /tmp/bench_floor
-	tr_teardown "$fl_t" bench_floor
+	fl_h=$BI/events/$fl_s/sample_threshold
+	fl_hok=0
+	if echo "$HTRIG" >"$fl_h/trigger" 2>/dev/null; then
+		fl_hok=1
+		echo 1 >"$fl_h/enable" || fail "enable $fl_s/sample_threshold"
+		sleep 0.3
+		cat "$fl_h/hist" >/tmp/bench_hist0
+		fl_t0=$(uptime_ms)
+		sleep $WIN
+		cat "$fl_h/hist" >/tmp/bench_hist
+		fl_t1=$(uptime_ms)
+		echo "!$HTRIG" >"$fl_h/trigger" 2>/dev/null
+	else
+		info "$fl_t: hist trigger rejected"
+	fi
+	tr_stop "$fl_t" bench_res
+	tr_teardown "$fl_t" bench_res
+
+	# the floor: complete periods (runtime >= 0.9 s) from before the events
 	if [ "$fl_t" = osn ]; then
 		osn_samples /tmp/bench_floor >/tmp/bench_floor.s
 		[ "$fl_rep" = 1 ] && info "osn sample: $(head -n 1 /tmp/bench_floor.s)"
-		# full periods only (runtime >= 0.9 s)
 		fl_r=$(awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) + 0
 			if (v["runtime"] < 900000000) next
 			n++; rt += v["runtime"]; no += v["noise"]; lo += v["loops"]
@@ -62,60 +88,37 @@ floor() {
 			END { if (!n || !lo) exit
 			  printf "periods=%d ns_loop=%.1f ns_loop_quiet=%.1f min_gap=%d avail=%.4f samples_s=%.0f min_sample=%s\n",
 			    n, rt / lo, lo > sa ? (rt - no) / (lo - sa) : 0, mg, 100 * (rt - no) / rt,
-			    sa * 1e9 / rt, mn == "" ? "nan" : mn }' \
-			/tmp/bench_floor.s)
-		[ -n "$fl_r" ] || { info "osn: no full period: $(head -n 3 /tmp/bench_floor.s)"; return 0; }
-		bench_result floor osn "$fl_rep" "$fl_r"
-		bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' | grep -E '^(ns_loop|ns_loop_quiet|min_gap)=' | tr '\n' ' ')"
+			    sa * 1e9 / rt, mn == "" ? "nan" : mn }' /tmp/bench_floor.s)
+		if [ -n "$fl_r" ]; then
+			bench_result floor osn "$fl_rep" "$fl_r"
+			bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' |
+				grep -E '^(ns_loop|ns_loop_quiet|min_gap)=' | tr '\n' ' ')"
+		else
+			info "osn: no full period: $(head -n 3 /tmp/bench_floor.s)"
+		fi
 	else
 		up_summaries /tmp/bench_floor >/tmp/bench_floor.s
-		[ "$fl_rep" = 1 ] && info "up trace: $(grep -v '^#' /tmp/bench_floor | head -n 3)"
+		[ "$fl_rep" = 1 ] && info "up summary: $(head -n 1 /tmp/bench_floor.s)"
 		fl_r=$(awk '$1 >= 900000 { n++; rt += $1; no += $2
 				if ($4 > mx) mx = $4; hw += $5; irq += $7; th += $9 }
 			END { if (!n) exit
 			  printf "periods=%d avail=%.4f max_us=%d hw=%d irq=%d thread=%d\n",
 			    n, 100 * (rt - no) / rt, mx, hw, irq, th }' /tmp/bench_floor.s)
-		[ -n "$fl_r" ] || { info "up: no full period: $(head -n 3 /tmp/bench_floor.s)"; return 0; }
-		bench_result floor up "$fl_rep" "$fl_r"
+		if [ -n "$fl_r" ]; then
+			bench_result floor up "$fl_rep" "$fl_r"
+		else
+			info "up: no full period: $(grep -v '^#' /tmp/bench_floor | head -n 3)"
+		fi
 	fi
-}
 
-# res_ev osn|up REP: sample_threshold events at 1 us, counted by a hist
-# trigger read twice ($WIN s apart) while the tracer runs; the trigger is
-# removed before the tracer stops (a trigger keeps its event registered).
-HTRIG='hist:keys=duration.buckets=100:sort=duration:size=8192'
-hist_hits() {
-	awk '/^ *Hits: / { print $2 }' "$1"
-}
-res_ev() {
-	re_t=$1 re_rep=$2
-	BENCH_TRIGGER=$HTRIG
-	tr_start "$re_t" bench_res 1000000 1000000 1 sample_threshold
-	BENCH_TRIGGER=
-	case $re_t in osn) re_s=osn ;; up) re_s=osnoise ;; esac
-	re_h=$BI/events/$re_s/sample_threshold
-	if [ "$BENCH_TRIGGER_OK" != 1 ]; then
-		info "$re_t: hist trigger rejected"
-		tr_stop "$re_t" bench_res
-		tr_teardown "$re_t" bench_res
-		return 0
-	fi
-	sleep 0.3
-	cat "$re_h/hist" >/tmp/bench_hist0
-	re_t0=$(uptime_ms)
-	sleep $WIN
-	cat "$re_h/hist" >/tmp/bench_hist
-	re_t1=$(uptime_ms)
-	echo "!$HTRIG" >"$re_h/trigger" 2>/dev/null
-	tr_stop "$re_t" bench_res
-	tr_teardown "$re_t" bench_res
-	[ "$re_rep" = 1 ] && info "$re_t hist: $(grep -m 2 '{' /tmp/bench_hist | tr -s ' ' | tr '\n' ' ')"
-	re_r=$(awk -v ms=$((re_t1 - re_t0)) -v h0="$(hist_hits /tmp/bench_hist0)" '
+	[ $fl_hok = 1 ] || return 0
+	[ "$fl_rep" = 1 ] && info "$fl_t hist: $(grep -m 2 '{' /tmp/bench_hist | tr -s ' ' | tr '\n' ' ')"
+	fl_r=$(awk -v ms=$((fl_t1 - fl_t0)) -v h0="$(hist_hits /tmp/bench_hist0)" '
 		/^\{ duration: ~ / && min == "" { split($4, a, "-"); min = a[1] }
 		/^ *Hits: / { hits = $2 - h0 } /^ *Dropped: / { drop = $2 }
 		END { printf "hits=%d dropped=%d elapsed_ms=%d samples_s=%.0f min_sample=%s\n",
 			hits, drop, ms, ms ? hits * 1000 / ms : 0, min == "" ? "nan" : min }' /tmp/bench_hist)
-	bench_result res_ev "$re_t" "$re_rep" "$re_r"
+	bench_result res_ev "$fl_t" "$fl_rep" "$fl_r"
 }
 
 uptime_ms() {
@@ -145,8 +148,7 @@ for rep in $(bench_seq "$BENCH_REPEATS"); do
 	for t in $(bench_order $((rep - 1)) $tracers); do
 		case $t in
 		oslat)	oslat_loop "$rep" ;;
-		*)	floor "$t" "$rep"
-			res_ev "$t" "$rep" ;;
+		*)	resolution "$t" "$rep" ;;
 		esac
 	done
 done

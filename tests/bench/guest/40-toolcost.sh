@@ -1,20 +1,22 @@
 #!/bin/sh
 # timeout: 900
 # Tool cost: CPU time of `osn top|hist` and `rtla osnoise top|hist`, both
-# pinned to CPU 0, measuring CPU 1 (period = runtime = 1 s), at
-#   low   threshold 50 us, nothing injected (a few noise samples a second),
-#   high  threshold 1 us plus 5 us hard-IRQ stalls injected on CPU 1 every
-#         150 us (as fast as the emulated timer manages),
-# split into
-#   startup_ms  CPU time until the tool's instance exists and the workload
-#               thread runs (parsing tracefs, setting knobs),
-#   run_pct     CPU time while it collects, over $SECS s, in % of one CPU
-#               (utime + stime from /proc/PID/stat),
-#   cpu_ms      the whole run (`time -p`, ended by SIGINT),
-# and the events each says it lost ("N events lost" / "missed").  While the
-# tool collects (low rate, top and hist), also its memory: RSS (anonymous
-# and file-backed) and the drop of MemAvailable since just before it
-# started (its tracefs instance included).
+# pinned to CPU 0, measuring CPU 1 (period = runtime = 1 s).  One run of
+# each tool and command, started with a 50 us threshold:
+#   startup_ms  CPU time until its instance exists and the workload thread
+#               runs (parsing tracefs, saving and setting knobs),
+#   low         then $SECS s with nothing injected (a few noise samples a
+#               second): run_pct = CPU time in % of one CPU (utime + stime
+#               from /proc/PID/stat), and its memory: RSS (anonymous,
+#               file-backed) and MemAvailable's drop since just before the
+#               start (its tracefs instance included),
+#   high        then the threshold knob is lowered to 1 us behind the tool's
+#               back (tracing_thresh / osn threshold_us; the tool restores
+#               its saved knobs at exit anyway) and 5 us hard-IRQ stalls are
+#               injected on CPU 1 every 150 us (as fast as the emulated
+#               timer manages): run_pct over another $SECS s,
+# and the events it says it lost at the end ("N events lost" / "missed").
+# The run ends with SIGINT; cpu_ms is the whole run (`time -p`).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 inject_load
@@ -53,19 +55,22 @@ uptime_cs() {
 collecting() {	# INSTANCE THREAD_ERE
 	[ -d "$TFS/instances/$1" ] && comm_running "$2"
 }
-
-run_tool() {	# TOOL CMD RATE REP
-	r_tool=$1 r_cmd=$2 r_rate=$3 r_rep=$4
-	case $r_rate in
-	low)	r_T=50 ;;
-	high)	r_T=1
-		# up to 100000 x 5 us, 150 us apart; stopped when the tool ends
-		inject_start irq $BCPU 100000 5 150 ;;
+pct() {	# TICKS CENTISECONDS -> % of one CPU
+	awk -v c="$1" -v t="$2" -v hz=$HZ_TCK 'BEGIN { printf "%.2f", t > 0 ? 100 * c / hz / (t / 100) : 0 }'
+}
+set_threshold() {	# TOOL US
+	case $1 in
+	osn)	echo "$2" >"$OSN_PARAMS/threshold_us" ;;
+	rtla)	echo "$2" >"$TFS/tracing_thresh" ;;
 	esac
+}
+
+run_tool() {	# TOOL CMD REP
+	r_tool=$1 r_cmd=$2 r_rep=$3
 	case $r_tool in
-	osn)	set -- "$OSN" "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T $r_T -d 1h
+	osn)	set -- "$OSN" "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T 50 -d 1h
 		r_inst=osn_$r_cmd r_thr="^osn/$BCPU\$" ;;
-	rtla)	set -- rtla osnoise "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T $r_T -d 1h
+	rtla)	set -- rtla osnoise "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T 50 -d 1h
 		r_inst=osnoise_$r_cmd r_thr="^osnoise/$BCPU\$" ;;
 	esac
 	[ "$r_cmd" = top ] && set -- "$@" -q
@@ -77,23 +82,27 @@ run_tool() {	# TOOL CMD RATE REP
 	r_pid=
 	bwait 20 pidof "$r_tool" >/dev/null && r_pid=$(pidof "$r_tool" | awk '{ print $1 }')
 	r_ok=0
-	r_mem=
 	if [ -n "$r_pid" ] && bwait 60 collecting "$r_inst" "$r_thr"; then
 		sleep 0.5
 		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs)
-		[ "$r_rate" = high ] && r_i0=$(inject_status done)
 		sleep $SECS
 		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs)
-		[ "$r_rate" = high ] && r_i1=$(inject_status done)
 		r_mem="avail_kb=$((r_avail0 - $(meminfo MemAvailable))) $(awk '
 			/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$r_pid/status 2>/dev/null |
 			sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')"
-		[ "$r_rep" = 1 ] && [ "$r_rate" = low ] &&
+		[ "$r_rep" = 1 ] &&
 			info "$r_tool $r_cmd: largest mappings (Rss kB): $(awk '
 				/^[0-9a-f]+-[0-9a-f]+ / { name = NF >= 6 ? $6 : "[anon]" }
 				/^Rss:/ { if ($2 > 0) print $2, name }' /proc/$r_pid/smaps 2>/dev/null |
 				sort -rn | head -n 5 | tr '\n' ',')"
-		[ -n "$r_c0" ] && [ -n "$r_c1" ] && r_ok=1
+		# high rate: threshold 1 us, up to 100000 x 5 us injected 150 us apart
+		set_threshold "$r_tool" 1
+		inject_start irq $BCPU 100000 5 150
+		sleep 0.5
+		r_c2=$(ticks "$r_pid") r_t2=$(uptime_cs) r_i2=$(inject_status done)
+		sleep $SECS
+		r_c3=$(ticks "$r_pid") r_t3=$(uptime_cs) r_i3=$(inject_status done)
+		[ -n "$r_c0" ] && [ -n "$r_c3" ] && r_ok=1
 	fi
 	[ -n "$r_pid" ] && kill -INT "$r_pid" 2>/dev/null
 	r_n=0
@@ -104,36 +113,28 @@ run_tool() {	# TOOL CMD RATE REP
 	kill -0 $r_tpid 2>/dev/null && { info "$r_tool $r_cmd did not stop on SIGINT"; kill -KILL "$r_pid"; }
 	wait $r_tpid
 	r_rc=$?
-	if [ "$r_rate" = high ]; then
-		echo stop >"$INJ/inject"
-		inject_wait 30
-	fi
+	echo stop >"$INJ/inject"
+	inject_wait 30
 	r_cpu=$(cputime_ms /tmp/bench_time)
 	r_lost=$(sed 's/\x1b\[[0-9;]*m//g' /tmp/bench_tool | grep -Eio '[0-9]+ (events )?(lost|missed)' |
 		awk '{ s += $1 } END { print s + 0 }')
 	if [ $r_ok = 0 ] || [ "$r_rep" = 1 ]; then
-		info "$r_tool $r_cmd $r_rate: rc=$r_rc cpu=${r_cpu}ms ticks $r_c0..$r_c1 in $r_t0..$r_t1 cs"
+		info "$r_tool $r_cmd: rc=$r_rc cpu=${r_cpu}ms ticks $r_c0 $r_c1 $r_c2 $r_c3 at $r_t0 $r_t1 $r_t2 $r_t3 cs"
 		sed 's/\x1b\[[0-9;]*m//g' /tmp/bench_tool | grep -v '^ *$' | tail -n 8 | sed 's/^/#   /'
 	fi
 	[ $r_ok = 1 ] || return 0
-	r_dt=$((r_t1 - r_t0))
-	[ $r_dt -gt 0 ] || r_dt=1
-	r_res="startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(awk -v c=$((r_c1 - r_c0)) -v t=$r_dt \
-		-v hz=$HZ_TCK 'BEGIN { printf "%.2f", 100 * c / hz / (t / 100) }') cpu_ms=$r_cpu lost=$r_lost rc=$r_rc"
-	[ "$r_rate" = high ] &&
-		r_res="$r_res inj_per_s=$(( (r_i1 - r_i0) * 100 / r_dt ))"
-	bench_result "tool_${r_cmd}_$r_rate" "$r_tool" "$r_rep" "$r_res"
-	[ "$r_rate" = low ] && bench_result "mem_tool_$r_cmd" "$r_tool" "$r_rep" "$r_mem"
-	return 0
+	bench_result "tool_${r_cmd}_low" "$r_tool" "$r_rep" \
+		"startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(pct $((r_c1 - r_c0)) $((r_t1 - r_t0))) cpu_ms=$r_cpu rc=$r_rc"
+	bench_result "tool_${r_cmd}_high" "$r_tool" "$r_rep" \
+		"run_pct=$(pct $((r_c3 - r_c2)) $((r_t3 - r_t2))) lost=$r_lost rc=$r_rc inj_per_s=$(( (r_i3 - r_i2) * 100 / (r_t3 - r_t2 + 1) ))"
+	bench_result "mem_tool_$r_cmd" "$r_tool" "$r_rep" "$r_mem"
 }
 
-info "tools: $tools, repeats: $REPS, ${SECS}s collecting each"
+info "tools: $tools, repeats: $REPS, ${SECS}s collecting at each rate"
 for rep in $(bench_seq "$REPS"); do
-	for rate in low high; do
-		for cmd in top hist; do
-			for tool in $(bench_order $((rep - 1)) $tools); do
-				run_tool "$tool" "$cmd" "$rate" "$rep"
-			done
+	for cmd in top hist; do
+		for tool in $(bench_order $((rep - 1)) $tools); do
+			run_tool "$tool" "$cmd" "$rep"
 		done
 	done
 done

@@ -156,17 +156,6 @@ comm_running() {
 	cat /proc/[0-9]*/comm 2>/dev/null | grep -Eq "$1"
 }
 
-# bench_trigger SYSTEM_DIR: install $BENCH_TRIGGER (if set) on the
-# system's sample_threshold event; BENCH_TRIGGER_OK says if it took.
-BENCH_TRIGGER=
-bench_trigger() {
-	BENCH_TRIGGER_OK=0
-	[ -n "$BENCH_TRIGGER" ] || return 0
-	echo "$BENCH_TRIGGER" >"$1/sample_threshold/trigger" 2>/dev/null &&
-		BENCH_TRIGGER_OK=1
-	return 0
-}
-
 # ---- upstream osnoise (tracefs) ----------------------------------------------
 
 UP_KNOBS="cpus period_us runtime_us stop_tracing_us stop_tracing_total_us"
@@ -214,7 +203,6 @@ up_start() {
 	for _us_e in "$@"; do
 		echo 1 >"$_us_d/events/osnoise/$_us_e/enable" || fail "enable osnoise/$_us_e"
 	done
-	bench_trigger "$_us_d/events/osnoise"
 	echo osnoise >"$_us_d/current_tracer" || fail "current_tracer=osnoise"
 	echo 1 >"$_us_d/tracing_on"
 	bwait 20 comm_running "^osnoise/$BCPU\$" || fail "no osnoise/$BCPU thread"
@@ -260,7 +248,6 @@ osnb_start() {
 	for _os_e in "$@"; do
 		echo 1 >"$_os_d/events/osn/$_os_e/enable" || fail "enable osn/$_os_e"
 	done
-	bench_trigger "$_os_d/events/osn"
 	echo 1 >"$_os_d/tracing_on"
 	bwait 20 comm_running "^osn/$BCPU\$" || fail "no osn/$BCPU thread"
 	BI=$_os_d

@@ -19,7 +19,8 @@ for f in vector start duration; do fmt softirq_noise | grep -qw $f || fail "soft
 for f in comm pid start duration; do fmt thread_noise | grep -qw $f || fail "thread_noise lacks $f"; done
 for f in start duration; do fmt nmi_noise | grep -qw $f || fail "nmi_noise lacks $f"; done
 for f in runtime noise max_sample min_sample samples hw_count nmi_count irq_count \
-	 softirq_count thread_count hw_time nmi_time irq_time softirq_time thread_time; do
+	 softirq_count thread_count hw_time nmi_time irq_time softirq_time thread_time \
+	 loops min_gap; do
 	fmt sample | grep -qw $f || fail "sample lacks $f"
 done
 for f in reason value threshold; do fmt stop | grep -qw $f || fail "stop lacks $f"; done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeout: 300
-# Knobs changed in a loop while osn runs: REL_CHURN_N (default 12) rounds
+# Knobs changed in a loop while osn runs: REL_CHURN_N (default 8) rounds
 # of cpus (1, 0, 0-1, all: the threads must follow), period/runtime pairs
 # and thresholds, each read back; then the same with three writers at once
 # in the background (thresholds and stop limits, period/runtime pairs,
@@ -9,7 +9,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
-N=${REL_CHURN_N:-12}
+N=${REL_CHURN_N:-8}
 require_cpus 2
 rel_setup
 rel_knobs_measure

@@ -1,14 +1,14 @@
 #!/bin/sh
 # timeout: 300
 # osn events enabled and disabled in a loop from three tracefs instances at
-# once (REL_TOGGLE_N rounds each, default 20), plus the top-level buffer
+# once (REL_TOGGLE_N rounds each, default 12), plus the top-level buffer
 # and an instance created and removed with osn events enabled.  The
 # measurement must follow the union: once everything is disabled no osn/
 # thread is left, and a re-enable gets threads and samples again.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
-N=${REL_TOGGLE_N:-20}
+N=${REL_TOGGLE_N:-12}
 require_cpus 2
 rel_setup
 rel_knobs_measure

@@ -9,6 +9,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
+S=${REL_BUF_S:-2}
 require_cpus 2
 inject_load
 rel_setup
@@ -20,12 +21,13 @@ rel_scan
 T=$REL_THREADS
 rel_assert_flowing "$I" "at start"
 
-# Noise for the whole test: 1200 x 100 us hard-IRQ stalls, 5 ms apart.
-inject_start irq $REL_CPU 1200 100 5000
+# Noise for the whole test: 100 us hard-IRQ stalls, 5 ms apart, for about
+# 3 * REL_BUF_S (default 2) seconds.
+inject_start irq $REL_CPU $((S * 600)) 100 5000
 on_exit "echo stop >$INJ/inject"
 
 # Phase 1: nobody reads, the ring overwrites itself.
-sleep 2
+sleep "$S"
 # overrun_of INSTANCE: OVERRUN, ENTRIES of CPU 1's buffer.
 overrun_of() {
 	while read -r _a _b; do
@@ -37,7 +39,7 @@ overrun_of() {
 }
 overrun_of "$I"
 rel_total "$I" $REL_CPU
-info "after 2 s without a reader: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
+info "after $S s without a reader: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
 assert_ge "$OVERRUN" 1 "events overwritten (the buffer never filled up?)"
 W1=$REL_TOTAL
 O1=$OVERRUN
@@ -47,18 +49,20 @@ on_exit rm -f "$R"
 (cat "$I/trace_pipe" >/dev/null 2>"$R"; echo "exit $?" >>"$R") &
 reader=$!
 on_exit "kill $reader"
-sleep 2
+sleep "$S"
 # Phase 3: resize the buffer under the writer and the reader.
 RESIZES=0
-for kb in 1 64 4 1 16 4; do
-	echo $kb >"$I/buffer_size_kb" || fail "buffer_size_kb=$kb"
-	RESIZES=$((RESIZES + 1))
-	sleep 0.3
+while [ $RESIZES -lt $((S * 3)) ]; do
+	for kb in 1 64 4 1 16 4; do
+		echo $kb >"$I/buffer_size_kb" || fail "buffer_size_kb=$kb"
+		RESIZES=$((RESIZES + 1))
+		sleep 0.3
+	done
 done
 kill $reader 2>/dev/null && info "trace_pipe reader still reading at the end" ||
 	info "trace_pipe reader ended by itself: $(cat "$R")"
 wait $reader 2>/dev/null
-inject_wait 60
+inject_wait $((S * 6 + 60))
 info "$(inject_status)"
 rel_same_thread "$T" || fail "osn/1 ($T) did not survive the full buffer"
 rel_flowing "$I" 2 20 || fail "no events after the buffer filled up"
@@ -72,6 +76,6 @@ echo 0 >"$I/events/osn/enable"
 rel_wait_no_threads
 rm_instance rel_full
 rel_module_works
-figures "buffer full: $W1 events written on cpu1 into a 4 KiB buffer in 2 s, $O1 overwritten," \
+figures "buffer full: $W1 events written on cpu1 into a 4 KiB buffer in $S s, $O1 overwritten," \
 	"$(inject_status done) injections, $RESIZES resizes under the writer; thread kept, threads left after stop: 0"
 exit 0

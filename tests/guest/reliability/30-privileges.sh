@@ -113,7 +113,7 @@ read -r kptr </proc/sys/kernel/kptr_restrict
 cat >/tmp/rel-leak.sh <<'EOS'
 # Runs as nobody: print each readable file's name, then its text with
 # kernel-looking addresses only (hex words starting ffff8.. to ffffff..).
-for f in $(find /sys/module/osn -type f) /proc/modules /proc/kallsyms; do
+for f in $(find /sys/module/osn -type f); do
 	if cat "$f" >/tmp/rel-leak.f 2>/dev/null; then
 		echo "READ $f"
 		grep -Eio '(0x)?ffff[89a-f][0-9a-f]{11}' /tmp/rel-leak.f | sed "s|^|LEAK $f |" | head -n 3
@@ -124,6 +124,7 @@ for f in $(find /sys/module/osn -type f) /proc/modules /proc/kallsyms; do
 	fi
 done
 grep '^osn ' /proc/modules | sed 's/^/MODLINE /'
+grep -Eio '(0x)?ffff[89a-f][0-9a-f]{11}' /proc/modules | sed 's|^|LEAK /proc/modules |' | head -n 3
 grep '\[osn\]' /proc/kallsyms | grep -v '^0000000000000000 ' | head -n 3 | sed 's/^/KALLSYMS /'
 dmesg 2>/dev/null | grep -i 'osn' | grep -Eio 'ffff[89a-f][0-9a-f]{11}' | head -n 3 | sed 's/^/LEAK dmesg /'
 for f in $(find /sys/kernel/tracing/events/osn -name format 2>/dev/null); do
