@@ -33,6 +33,12 @@
 #include "osn_compat.h"
 #include "osn_trace.h"
 
+/* Probes act only while the CPU's workload samples. */
+static inline bool osn_cpu_active(struct osn_cpu *oc)
+{
+	return READ_ONCE(oc->sampling);
+}
+
 /* ---- time bookkeeping shared by all sources ---- */
 
 /* Stamp *time_ns with no NMI split between the clock read and the store. */
@@ -119,7 +125,7 @@ static void osn_irq_entry(void)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 
-	if (!READ_ONCE(oc->sampling))
+	if (!osn_cpu_active(oc))
 		return;
 	osn_source_entry(oc, &oc->irq, OSN_CLASS_IRQ);
 }
@@ -130,12 +136,13 @@ static void osn_irq_exit(int vector, const char *desc)
 	u64 start = oc->irq.arrival_ns;
 	u64 duration;
 
-	if (!READ_ONCE(oc->sampling) || !oc->irq.delta_start_ns)
+	if (!osn_cpu_active(oc) || !oc->irq.delta_start_ns)
 		return;
 
 	duration = osn_source_exit(oc, &oc->irq, OSN_CLASS_IRQ);
 	osn_flush_nmi(oc);
-	trace_irq_noise(vector, desc, start, duration);
+	if (osn_event_on(irq_noise))
+		trace_irq_noise(vector, desc, start, duration);
 	osn_push_start(&oc->softirq, duration);
 	osn_push_start(&oc->thread, duration);
 }
@@ -169,7 +176,7 @@ static void osn_probe_softirq_entry(void *data, unsigned int vec_nr)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 
-	if (!READ_ONCE(oc->sampling))
+	if (!osn_cpu_active(oc))
 		return;
 	osn_source_entry(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
 }
@@ -180,11 +187,12 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 	u64 start = oc->softirq.arrival_ns;
 	u64 duration;
 
-	if (!READ_ONCE(oc->sampling) || !oc->softirq.delta_start_ns)
+	if (!osn_cpu_active(oc) || !oc->softirq.delta_start_ns)
 		return;
 
 	duration = osn_source_exit(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
-	trace_softirq_noise(vec_nr, start, duration);
+	if (osn_event_on(softirq_noise))
+		trace_softirq_noise(vec_nr, start, duration);
 	osn_push_start(&oc->thread, duration);
 }
 
@@ -219,7 +227,7 @@ static void osn_probe_sched_switch(void *data, bool preempt,
 	bool prev_noise, ended = false;
 	long count;
 
-	if (!READ_ONCE(oc->sampling))
+	if (!osn_cpu_active(oc))
 		return;
 
 	prev_noise = osn_is_noise_task(oc, prev) && oc->thread.delta_start_ns;
@@ -249,7 +257,7 @@ static void osn_probe_sched_switch(void *data, bool preempt,
 	}
 
 	osn_flush_nmi(oc);
-	if (ended)
+	if (ended && osn_event_on(thread_noise))
 		trace_thread_noise(prev, start, duration);
 }
 
@@ -289,7 +297,7 @@ static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
 		return NMI_DONE;
 	oc->nmi_done_seq = seq;
 
-	if (!READ_ONCE(oc->sampling))
+	if (!osn_cpu_active(oc))
 		return NMI_DONE;
 
 	before_ns = oc->nmi_seq == seq ? oc->nmi_handlers_ns : 0;
@@ -340,6 +348,7 @@ void osn_flush_nmi(struct osn_cpu *oc)
 	unsigned int seq;
 	u64 start_ns, duration_ns;
 
+
 	do {
 		seq = READ_ONCE(oc->nmi_pend_seq);
 		if (!seq)
@@ -350,7 +359,8 @@ void osn_flush_nmi(struct osn_cpu *oc)
 		barrier();
 	} while (cmpxchg_local(&oc->nmi_pend_seq, seq, 0) != seq);
 
-	trace_nmi_noise(start_ns, duration_ns);
+	if (osn_event_on(nmi_noise))
+		trace_nmi_noise(start_ns, duration_ns);
 }
 
 #define OSN_NMI_NAME	"osn"

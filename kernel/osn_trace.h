@@ -46,6 +46,17 @@ struct osn_sample {
 	u64	min_gap;	/* ns, smallest gap between two reads */
 };
 
+/*
+ * Whether an osn event has a probe, read from its static key's count (an
+ * atomic read) rather than through the key's jump label.  The count turns
+ * positive only after the kernel has patched the jump label and drops to
+ * zero before it patches it back; checking it first keeps osn's probes,
+ * which run in IRQs and NMI-adjacent paths on every CPU, from executing a
+ * call site while it is being patched (under QEMU TCG, a vCPU executing a
+ * site during cross-vCPU patching has taken an unhandled int3).
+ */
+#define osn_event_on(name)	static_key_enabled(&__tracepoint_##name.key)
+
 /* Availability in percent, integer and 5-decimal parts (upstream's). */
 #define osn_avail_int(rt, noise)	((rt) ? ((rt) - (noise)) * 100 / (rt) : 0)
 #define osn_avail_frac(rt, noise)	\

@@ -50,7 +50,8 @@ void osn_stop_tracing(unsigned int reason, u64 value_ns, u64 threshold_ns)
 	if (!osn_stop_arm_take(reason))
 		return;
 
-	trace_stop(reason, value_ns, threshold_ns);
+	if (osn_event_on(stop))
+		trace_stop(reason, value_ns, threshold_ns);
 	tracing_off();
 
 	if (osn_option_set(OSN_OPTION_PANIC_ON_STOP))
@@ -74,7 +75,8 @@ static noinline void osn_record_sample(const struct osn_config *cfg,
 		p->hw_time_ns += gap_ns;
 	}
 
-	trace_sample_threshold(start_ns, gap_ns, interference);
+	if (osn_event_on(sample_threshold))
+		trace_sample_threshold(start_ns, gap_ns, interference);
 
 	if (cfg->stop_single_ns && gap_ns > cfg->stop_single_ns)
 		osn_stop_tracing(OSN_STOP_SINGLE, gap_ns, cfg->stop_single_ns);
@@ -123,7 +125,8 @@ static void osn_emit_sample(struct osn_cpu *oc, const struct osn_config *cfg,
 	s.thread_time = OSN_DELTA(THREAD, time_ns);
 #undef OSN_DELTA
 
-	trace_sample(&s);
+	if (osn_event_on(sample))
+		trace_sample(&s);
 
 	if (cfg->stop_total_ns && s.noise > cfg->stop_total_ns)
 		osn_stop_tracing(OSN_STOP_TOTAL, s.noise, cfg->stop_total_ns);

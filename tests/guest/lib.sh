@@ -181,7 +181,8 @@ inject_unload() {
 }
 
 # inject_status [FIELD]: the status line, or one FIELD of it (state, ctx,
-# cpu, count, done, stolen_ns, max_ns, min_ns, ...).
+# cpu, count, duration_us, interval_us, done, stolen_ns, max_ns, min_ns,
+# ctx_ok, wrong_cpu, lost, pid, comm, runs).
 inject_status() {
 	if [ -z "$1" ]; then
 		cat "$INJ/status"
@@ -196,7 +197,8 @@ inject_idle() {
 }
 
 # inject_start CTX CPU COUNT DUR_US [INTERVAL_US]: start an injection run
-# (asynchronous).  INTERVAL_US defaults to max(DUR_US * 5, DUR_US + 1000).
+# (asynchronous).  CTX: irq softirq thread ipi nmi (see osn_inject.c).
+# INTERVAL_US defaults to max(DUR_US * 5, DUR_US + 1000).
 inject_start() {
 	_iv=${5:-$(($4 * 5))}
 	[ "$_iv" -ge $(($4 + 1000)) ] || _iv=$(($4 + 1000))

@@ -83,6 +83,46 @@ selected() {	# does "$1" (path under tests/) match OSN_FILTER?
 
 npass=0 nfail=0 nskip=0
 
+instances() {
+	ls -d /sys/kernel/tracing/instances/* 2>/dev/null | tr '\n' ' '
+}
+
+# Run "$@" in the background for at most $1 seconds (rmmod may hang).
+bounded() {
+	lim=$(($1 * 10))
+	shift
+	"$@" >/dev/null 2>&1 &
+	bp=$!
+	while alive $bp && [ $lim -gt 0 ]; do
+		sleep 0.1
+		lim=$((lim - 1))
+	done
+	alive $bp && return 1
+	wait $bp
+}
+
+# Remove what the last test left (osn modules, tracefs instances); print
+# what it was.
+cleanup_after() {
+	for m in osn_inject osn; do
+		grep -q "^$m " /proc/modules || continue
+		[ $m = osn_inject ] && echo stop >/sys/kernel/debug/osn_inject/inject 2>/dev/null
+		if bounded 20 rmmod $m; then
+			printf ' module %s (removed)' $m
+		else
+			printf ' module %s (rmmod failed)' $m
+		fi
+	done
+	for d in /sys/kernel/tracing/instances/*; do
+		[ -d "$d" ] || continue
+		case " $inst_before " in *" $d "*) continue ;; esac
+		echo 0 >"$d/tracing_on" 2>/dev/null
+		echo 0 >"$d/events/enable" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+		printf ' instance %s' "${d##*/}"
+	done
+}
+
 run_test() {	# $1: script, $2: reported name
 	t=$1 name=$2
 	limit=$(head -n 5 "$t" |
@@ -91,6 +131,7 @@ run_test() {	# $1: script, $2: reported name
 	[ -n "$limit" ] || limit=$OSN_DEFAULT_TIMEOUT
 	echo "OSN-TEST-BEGIN $name timeout=${limit}s"
 
+	inst_before=$(instances)
 	rm -rf /tmp/osn-test /tmp/osn-out /tmp/osn-last
 	mkdir -p /tmp/osn-test
 	mkfifo /tmp/osn-out
@@ -153,6 +194,13 @@ run_test() {	# $1: script, $2: reported name
 		res=SKIP
 	else
 		echo "OSN-TEST-NOTE: $name exit status $rc"
+		res=FAIL
+	fi
+	# The contract: a test leaves the guest as it found it.  Undo what it
+	# left behind so that one leak does not fail every later test.
+	dirty=$(cleanup_after)
+	if [ -n "$dirty" ]; then
+		echo "OSN-TEST-NOTE: $name left the guest dirty:$dirty"
 		res=FAIL
 	fi
 	case $res in

@@ -28,6 +28,7 @@
 #   OSN_VM_BINS       extra host binaries to copy into the guest
 #   OSN_VM_ENV        "NAME=VALUE ..." exported to the guest tests
 #   OSN_VM_PVH=0      boot bzImage instead of the extracted vmlinux
+#   OSN_VM_WORK       work directory instead of build/vm/<kernel>
 #   OSN_GUEST_DIR     directory under tests/ whose NN-*.sh and */NN-*.sh the
 #                     guest runs (default: guest; tests/bench/run.sh: bench/guest)
 # Exit status: 0 all passed, 1 something failed, 2 setup error.
@@ -66,9 +67,17 @@ hdr=/usr/src/linux-headers-$kver
 # developer, same tree) gets its own directory instead of waiting.
 mkdir -p "$OSN_BUILD/vm"
 work=$OSN_BUILD/vm/$K
-exec 8>"$OSN_BUILD/vm/.lock-$K"
+lock=$OSN_BUILD/vm/.lock-$K
+if [ -n "${OSN_VM_WORK:-}" ]; then
+	work=$OSN_VM_WORK
+	lock=$work.lock
+fi
+exec 8>"$lock"
 if ! flock -n 8; then
 	work=$OSN_BUILD/vm/$K.run$$
+	# Logs of finished concurrent runs are kept for 2 hours.
+	find "$OSN_BUILD/vm" -maxdepth 1 -name "$K.run*" -mmin +120 \
+		-exec rm -rf {} + 2>/dev/null || true
 	note "$K: build/vm/$K is in use by another run: using $work"
 	exec 8>"$work.lock"
 	flock -n 8
@@ -294,5 +303,5 @@ prc=$?
 set -e
 total=$(($(now_s) - t0))
 res=$(tail -n 1 "$work/result" 2>/dev/null || true)
-echo "OSN-RESULT $K $res time=${total}s boot+tests=${tboot}s"
+echo "OSN-RESULT $K $res time=${total}s boot+tests=${tboot}s log=$log"
 exit $prc

@@ -91,15 +91,11 @@ void osn_tool_report_info(const struct osn_tool *t,
 
 FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen)
 {
-	FILE *f;
-
 	if (!t->p->json_file)
 		return stdout;
-	f = fopen(t->p->json_file, "w");
-	if (!f)
-		snprintf(err, errlen, "cannot write %s: %s", t->p->json_file,
-			 strerror(errno));
-	return f;
+	if (!t->json_f)
+		snprintf(err, errlen, "cannot write %s", t->p->json_file);
+	return t->json_f;
 }
 
 int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen)
@@ -108,10 +104,33 @@ int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen)
 		fflush(f);
 		return 0;
 	}
+	t->json_f = NULL;
 	if (fclose(f)) {
 		snprintf(err, errlen, "cannot write %s: %s", t->p->json_file,
 			 strerror(errno));
 		return -1;
+	}
+	return 0;
+}
+
+/* Output files are opened before anything changes: a bad path fails early. */
+static int open_outputs(struct osn_tool *t, char *err, size_t errlen)
+{
+	if (t->p->json_file) {
+		t->json_f = fopen(t->p->json_file, "w");
+		if (!t->json_f) {
+			snprintf(err, errlen, "cannot write %s: %s",
+				 t->p->json_file, strerror(errno));
+			return -1;
+		}
+	}
+	if (t->p->trace_file) {
+		t->trace_f = fopen(t->p->trace_file, "w");
+		if (!t->trace_f) {
+			snprintf(err, errlen, "cannot write %s: %s",
+				 t->p->trace_file, strerror(errno));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -192,6 +211,23 @@ static int set_knobs(struct osn_tool *t, char *err, size_t errlen)
 
 	if (osn_knobs_save(k, err, errlen))
 		return -1;
+	/*
+	 * cpus reads back as a list even in its default mode "all" (every
+	 * CPU, hotplugged ones included): a list of every possible CPU is
+	 * restored as "all".
+	 */
+	{
+		struct osn_cpuset all;
+		char list[OSN_KNOB_LEN];
+
+		osn_cpuset_zero(&all);
+		for (int c = 0; c < t->nr_cpus; c++)
+			osn_cpuset_set(&all, c);
+		osn_format_cpulist(&all, list, sizeof(list));
+		if (!strcmp(k->saved[OSN_K_CPUS], list))
+			osn_strlcpy(k->saved[OSN_K_CPUS], "all",
+				    sizeof(k->saved[OSN_K_CPUS]));
+	}
 	osn_session_persist(&t->session);	/* before the first write */
 	if (osn_knobs_set(k, OSN_K_STOP, "0", err, errlen) ||
 	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0", err, errlen) ||
@@ -453,7 +489,7 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	if (osn_session_begin(&t->session, ops->name, p->debug, err, sizeof(err)))
 		goto out;
 	session = true;
-	if (pick_cpus(t, err, sizeof(err)))
+	if (open_outputs(t, err, sizeof(err)) || pick_cpus(t, err, sizeof(err)))
 		goto out;
 	check_options_knob();
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
@@ -540,7 +576,8 @@ end:
 		     OSN_KNOB_OPTIONS);
 	if (t->tinst) {
 		fprintf(t->text, "  Saving trace to %s\n", p->trace_file);
-		if (osn_save_trace(t->tinst, p->trace_file, err, sizeof(err)))
+		if (osn_save_trace(t->tinst, t->trace_f, p->trace_file, err,
+				   sizeof(err)))
 			goto out;
 	}
 	fflush(t->text);
@@ -564,6 +601,13 @@ out:
 	if (session && osn_session_end(&t->session, cerr, sizeof(cerr))) {
 		fprintf(stderr, "osn: could not restore everything: %s (run 'osn cleanup')\n",
 			cerr);
+		ret = 1;
+	}
+	if (t->json_f)
+		fclose(t->json_f);
+	if (t->trace_f && fclose(t->trace_f) && ret != 1) {
+		fprintf(stderr, "osn: cannot write %s: %s\n", p->trace_file,
+			strerror(errno));
 		ret = 1;
 	}
 	free(t->cpus);

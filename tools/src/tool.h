@@ -70,6 +70,8 @@ struct osn_tool {
 	struct timespec t0;
 	uint64_t elapsed_s;
 	FILE *text;			/* stdout, or stderr with --json on stdout */
+	FILE *json_f;			/* --json=FILE, opened before the run */
+	FILE *trace_f;			/* -t FILE, opened before the run */
 };
 
 /* Run a command; returns the exit status (0, 1 or 2). */

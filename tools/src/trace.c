@@ -491,32 +491,24 @@ uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
 	return lost;
 }
 
-int osn_save_trace(struct tracefs_instance *inst, const char *path,
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path,
 		   char *err, size_t errlen)
 {
 	int size = 0;
 	char *text = tracefs_instance_file_read(inst, "trace", &size);
-	FILE *f;
 
 	if (!text) {
 		snprintf(err, errlen, "cannot read the trace of instance %s",
 			 iname(inst));
 		return -1;
 	}
-	f = fopen(path, "w");
-	if (!f) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(text);
-		return -1;
-	}
 	if (size > 0 && fwrite(text, 1, size, f) != (size_t)size) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		fclose(f);
 		free(text);
 		return -1;
 	}
 	free(text);
-	if (fclose(f)) {
+	if (fflush(f)) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}

@@ -70,8 +70,8 @@ int osn_instance_write(struct tracefs_instance *inst, const char *file,
 
 /* Events the ring buffers of @inst overwrote or dropped (per_cpu stats). */
 uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus);
-/* Copy the text of @inst's trace to @path. */
-int osn_save_trace(struct tracefs_instance *inst, const char *path,
+/* Copy the text of @inst's trace to @f (named @path in messages). */
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path,
 		   char *err, size_t errlen);
 
 /* Is any osn event enabled in an instance other than ours (or at top level)? */

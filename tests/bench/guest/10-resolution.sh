@@ -73,6 +73,10 @@ resolution() {
 		info "$fl_t: hist trigger rejected"
 	fi
 	tr_stop "$fl_t" bench_res
+	# what the loop did while the events were on (osn: its sample events)
+	[ "$fl_rep" = 1 ] && [ "$fl_t" = osn ] &&
+		info "osn samples during the events: $(grep ' sample: runtime ' "$BI/trace" | tail -n 2 |
+			sed 's/.* sample: //' | cut -d' ' -f1-14 | tr '\n' '|')"
 	tr_teardown "$fl_t" bench_res
 
 	# the floor: complete periods (runtime >= 0.9 s) from before the events
@@ -87,7 +91,7 @@ resolution() {
 			if (mg == "" || v["min_gap"] < mg) mg = v["min_gap"] }
 			END { if (!n || !lo) exit
 			  printf "periods=%d ns_loop=%.1f ns_loop_quiet=%.1f min_gap=%d avail=%.4f samples_s=%.0f min_sample=%s\n",
-			    n, rt / lo, lo > sa ? (rt - no) / (lo - sa) : 0, mg, 100 * (rt - no) / rt,
+			    n, rt / lo, (lo > sa ? (rt - no) / (lo - sa) : 0), mg, 100 * (rt - no) / rt,
 			    sa * 1e9 / rt, mn == "" ? "nan" : mn }' /tmp/bench_floor.s)
 		if [ -n "$fl_r" ]; then
 			bench_result floor osn "$fl_rep" "$fl_r"

@@ -56,7 +56,7 @@ collecting() {	# INSTANCE THREAD_ERE
 	[ -d "$TFS/instances/$1" ] && comm_running "$2"
 }
 pct() {	# TICKS CENTISECONDS -> % of one CPU
-	awk -v c="$1" -v t="$2" -v hz=$HZ_TCK 'BEGIN { printf "%.2f", t > 0 ? 100 * c / hz / (t / 100) : 0 }'
+	awk -v c="$1" -v t="$2" -v hz=$HZ_TCK 'BEGIN { printf "%.2f", (t > 0 ? 100 * c / hz / (t / 100) : 0) }'
 }
 set_threshold() {	# TOOL US
 	case $1 in

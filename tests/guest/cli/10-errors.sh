@@ -43,6 +43,10 @@ expect_err "unknown command 'bottom'" bottom
 expect_err "-P 'q:1' is not a priority" top -P q:1
 expect_err "--filter needs a previous -e" top --filter 'x>1'
 
+# output files that cannot be written fail before anything runs
+expect_err "cannot write /nonexistent/x.json: No such file or directory" top -d 1 --json=/nonexistent/x.json
+expect_err "cannot write /nonexistent/t.txt: No such file or directory" hist -d 1 -t /nonexistent/t.txt
+
 # not root: su to a user added for the test
 cp /etc/passwd /tmp/osn-cli-passwd
 on_exit cp /tmp/osn-cli-passwd /etc/passwd

@@ -1,47 +1,52 @@
 #!/bin/sh
-# timeout: 90
+# timeout: 180
 # --json: osn top and osn hist print one JSON document on stdout (parsed
 # by jq) with the documented keys; --json=FILE keeps the text on stdout.
+# Every CPU is measured (half of each period, to leave room to the rest).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_bin jq
 cli_setup
 ncpu=$(nr_cpus)
 
-"$OSN" top -d 2 -p 100000 -r 50000 --json >"$CLI_OUT/top.json" 2>"$CLI_OUT/top.err"
-assert_eq "$?" 0 "osn top --json"
-jq -e . "$CLI_OUT/top.json" >/dev/null || fail "top: not JSON: $(head -c 300 "$CLI_OUT/top.json")"
-assert_eq "$(cli_json "$CLI_OUT/top.json" '.tool')" "osn top" "tool"
-assert_eq "$(cli_json "$CLI_OUT/top.json" '.cpus | length')" "$ncpu" "top cpus"
-assert_eq "$(cli_json "$CLI_OUT/top.json" '.time_unit')" us "time unit"
-for k in periods runtime noise cpu_avail_pct max_noise max_single samples \
-	 hw.count hw.time nmi.count irq.count irq.time softirq.time thread.time; do
-	v=$(cli_json "$CLI_OUT/top.json" ".cpus[0].$k")
-	[ "$v" != null ] || fail "top: .cpus[0].$k is null"
-done
-assert_ge "$(cli_json "$CLI_OUT/top.json" '.total.periods')" "$ncpu" "total periods"
-assert_eq "$(cli_json "$CLI_OUT/top.json" '.stop')" null "stop"
-assert_eq "$(cli_json "$CLI_OUT/top.json" '.stopped')" false "stopped"
+# step NAME ARGS...: osn ARGS (stdout to $CLI_OUT/NAME.json, stderr to
+# NAME.err), interrupted after 60 s; prints how long it took.
+step() {
+	_name=$1
+	shift
+	_t0=$(now_us)
+	timeout -s INT 60 "$OSN" "$@" >"$CLI_OUT/$_name.json" 2>"$CLI_OUT/$_name.err"
+	_rc=$?
+	info "osn $* -> $_rc in $((($(now_us) - _t0) / 1000)) ms"
+	cat "$CLI_OUT/$_name.err"
+	assert_eq "$_rc" 0 "exit status of osn $*"
+}
 
-"$OSN" hist -d 2 -p 100000 -r 50000 -b 5 -E 20 --json >"$CLI_OUT/hist.json" 2>"$CLI_OUT/hist.err"
-assert_eq "$?" 0 "osn hist --json"
-jq -e . "$CLI_OUT/hist.json" >/dev/null || fail "hist: not JSON"
-assert_eq "$(cli_json "$CLI_OUT/hist.json" '.tool')" "osn hist" "tool"
-assert_eq "$(cli_json "$CLI_OUT/hist.json" '.bucket_size_us')" 5 "bucket size"
-assert_eq "$(cli_json "$CLI_OUT/hist.json" '.entries')" 20 "entries"
-assert_eq "$(cli_json "$CLI_OUT/hist.json" '.cpus | length')" "$ncpu" "hist cpus"
-# every bucket index is a multiple of 5 below 100; counts add up
-cli_json "$CLI_OUT/hist.json" '.cpus[] | .buckets[] | .index' |
-	awk '$1 % 5 || $1 >= 100 { exit 1 }' || fail "bucket index"
-for c in $(seq 0 $((ncpu - 1))); do
-	sum=$(cli_json "$CLI_OUT/hist.json" "([.cpus[$c].buckets[].count] | add // 0) + .cpus[$c].over")
-	cnt=$(cli_json "$CLI_OUT/hist.json" ".cpus[$c].count")
-	assert_eq "$sum" "$cnt" "cpu $c: buckets + over = count"
-done
+step top top -d 2 -p 100000 -r 50000 --json
+j=$CLI_OUT/top.json
+jq -e . "$j" >/dev/null || fail "top: not JSON: $(head -c 300 "$j")"
+jq -e --argjson n "$ncpu" '
+	.tool == "osn top" and .time_unit == "us" and (.cpus | length) == $n and
+	.stop == null and .stopped == false and .total.periods >= $n and
+	([.cpus[] | .periods, .runtime, .noise, .cpu_avail_pct, .max_noise,
+	  .max_single, .samples, .hw.count, .hw.time, .nmi.count, .nmi.time,
+	  .irq.count, .irq.time, .softirq.count, .softirq.time,
+	  .thread.count, .thread.time] | all(. != null))' "$j" >/dev/null ||
+	fail "top JSON lacks keys: $(cat "$j")"
+
+step hist hist -d 2 -p 100000 -r 50000 -b 5 -E 20 --json
+j=$CLI_OUT/hist.json
+jq -e . "$j" >/dev/null || fail "hist: not JSON"
+# bucket indexes are multiples of 5 below 100; buckets + over = count
+jq -e --argjson n "$ncpu" '
+	.tool == "osn hist" and .bucket_size_us == 5 and .entries == 20 and
+	(.cpus | length) == $n and
+	([.cpus[].buckets[].index] | all(. % 5 == 0 and . < 100)) and
+	([.cpus[] | (([.buckets[].count] | add // 0) + .over) == .count] | all)' \
+	"$j" >/dev/null || fail "hist JSON: $(cat "$j")"
 
 # --json=FILE: text on stdout, JSON in the file
-"$OSN" top -d 1 -p 100000 -r 50000 -q --json="$CLI_OUT/t.json" >"$CLI_OUT/t.txt" 2>&1
-assert_eq "$?" 0 "osn top --json=FILE"
-grep -q 'Operating System Noise' "$CLI_OUT/t.txt" || fail "no text with --json=FILE"
+step tfile top -d 1 -p 100000 -r 50000 -q --json="$CLI_OUT/t.json"
+grep -q 'Operating System Noise' "$CLI_OUT/tfile.json" || fail "no text with --json=FILE"
 jq -e .cpus "$CLI_OUT/t.json" >/dev/null || fail "--json=FILE: not JSON"
 exit 0

@@ -300,14 +300,17 @@ rel_truth_enable() {
 	echo 1 >"$1/events/timer/hrtimer_expire_entry/enable" || fail "enable hrtimer_expire_entry"
 }
 
-# rel_attrib FILE CPU MIN_NS: from a saved trace, REL_SEEN = injections on
-# CPU (hrtimer_expire_entry lines) and REL_MATCHED = how many of them fall
-# inside an irq_noise event of >= MIN_NS on that CPU (timestamps have us
-# resolution: 2 us of slack).  Events are in time order; hard IRQs do not
-# nest, so each injection is settled by the first irq_noise event that
-# starts after it (minus the slack).
+# rel_attrib FILE CPU MIN_NS [EVENT] [PREFIX]: from a saved trace,
+# REL_SEEN = injections on CPU (hrtimer_expire_entry lines) and
+# REL_MATCHED = how many of them fall inside an EVENT (default irq_noise)
+# event of >= MIN_NS on that CPU whose text after "EVENT: " starts with
+# PREFIX (e.g. "HRTIMER:" or "ktimers/1:").  Timestamps have us resolution:
+# 2 us of slack.  Events of one class do not nest on a CPU and are written
+# at the end of the noise, so an injection is settled by the first EVENT
+# whose interval ends after it.
 rel_attrib() {
-	set -- $(awk -v cpu="[$(printf '%03d' "$2")]" -v min="$3" '
+	set -- $(awk -v cpu="[$(printf '%03d' "$2")]" -v min="$3" -v ev=" ${4:-irq_noise}: " \
+		-v pfx="${5:-}" '
 		function ts(   i) {
 			for (i = 1; i <= NF; i++)
 				if ($i ~ /^[0-9]+\.[0-9]+:$/)
@@ -316,7 +319,10 @@ rel_attrib() {
 		}
 		index($0, cpu) == 0 { next }
 		/ hrtimer_expire_entry: / { p[np++] = ts(); seen++; next }
-		/ irq_noise: / {
+		index($0, ev) {
+			rest = substr($0, index($0, ev) + length(ev))
+			sub(/^ +/, "", rest)
+			if (pfx != "" && index(rest, pfx) != 1) next
 			s = -1; d = -1
 			for (i = 1; i < NF; i++) {
 				if ($i == "start") s = $(i + 1) + 0
