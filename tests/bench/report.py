@@ -205,6 +205,9 @@ def rows_for(data):
                      better='lower', b='rtla', note='until its instance and workload run'))
         R.append(Row(f'{cmd}, threshold 50 µs: CPU while collecting (% of a CPU)', f'tool_{cmd}_low',
                      key('run_pct'), 2, better='lower', b='rtla'))
+        R.append(Row(f'{cmd}: wake-ups per second while collecting', f'tool_{cmd}_low',
+                     key('wakeups_s'), 0, better='lower', b='rtla',
+                     note='voluntary context switches'))
         R.append(Row(f'{cmd}, threshold 1 µs + injected 5 µs IRQs: CPU while collecting (% of a CPU)',
                      f'tool_{cmd}_high', key('run_pct'), 2, better='lower', b='rtla',
                      refs=[('injected IRQs/s: osn run', 'osn', key('inj_per_s')),

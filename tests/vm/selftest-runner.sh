@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 k=${1:-6.1}
 work=$(cd "$here/../.." && pwd)/build/vm/selftest-$k
 OSN_VM_WORK=$work OSN_GUEST_DIR=vm/selftest-guest OSN_VM_NO_TOOLS=1 \
-	OSN_TESTS_FILTER= "$here/run-kernel.sh" "$k" >/dev/null 2>&1
+	OSN_TESTS_FILTER="" "$here/run-kernel.sh" "$k" >/dev/null 2>&1
 log=$(ls "$work"*/console.log 2>/dev/null | head -n 1)
 log=${log:-$work/console.log}
 pass=0 fail=0

@@ -7,7 +7,8 @@
 #               runs (parsing tracefs, saving and setting knobs),
 #   low         then $SECS s with nothing injected (a few noise samples a
 #               second): run_pct = CPU time in % of one CPU (utime + stime
-#               from /proc/PID/stat), and its memory: RSS (anonymous,
+#               from /proc/PID/stat), how often it wakes up (voluntary
+#               context switches per second), and its memory: RSS (anonymous,
 #               file-backed) and MemAvailable's drop since just before the
 #               start (its tracefs instance included),
 #   high        then the threshold knob is lowered to 1 us behind the tool's
@@ -49,6 +50,9 @@ on_exit 'echo stop >"$INJ/inject"'
 ticks() {	# PID -> utime + stime in clock ticks
 	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null
 }
+wakeups() {	# PID -> voluntary context switches (sleeps) so far
+	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
 uptime_cs() {
 	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
 }
@@ -84,9 +88,9 @@ run_tool() {	# TOOL CMD REP
 	r_ok=0
 	if [ -n "$r_pid" ] && bwait 60 collecting "$r_inst" "$r_thr"; then
 		sleep 0.5
-		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs)
+		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs) r_w0=$(wakeups "$r_pid")
 		sleep $SECS
-		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs)
+		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs) r_w1=$(wakeups "$r_pid")
 		r_mem="avail_kb=$((r_avail0 - $(meminfo MemAvailable))) $(awk '
 			/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$r_pid/status 2>/dev/null |
 			sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')"
@@ -124,7 +128,7 @@ run_tool() {	# TOOL CMD REP
 	fi
 	[ $r_ok = 1 ] || return 0
 	bench_result "tool_${r_cmd}_low" "$r_tool" "$r_rep" \
-		"startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(pct $((r_c1 - r_c0)) $((r_t1 - r_t0))) cpu_ms=$r_cpu rc=$r_rc"
+		"startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(pct $((r_c1 - r_c0)) $((r_t1 - r_t0))) cpu_ms=$r_cpu rc=$r_rc wakeups_s=$(( (r_w1 - r_w0) * 100 / (r_t1 - r_t0 + 1) ))"
 	bench_result "tool_${r_cmd}_high" "$r_tool" "$r_rep" \
 		"run_pct=$(pct $((r_c3 - r_c2)) $((r_t3 - r_t2))) lost=$r_lost rc=$r_rc inj_per_s=$(( (r_i3 - r_i2) * 100 / (r_t3 - r_t2 + 1) ))"
 	bench_result "mem_tool_$r_cmd" "$r_tool" "$r_rep" "$r_mem"

@@ -26,7 +26,8 @@ done
 for f in reason value threshold; do fmt stop | grep -qw $f || fail "stop lacks $f"; done
 
 assert_eq "$(osn_nthreads)" 0 "threads before enable"
-i=$(eng_instance osn_t10 sample)
+eng_instance osn_t10 sample
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads "$(nr_cpus)"
 osn_threads | grep -qx osn/0 || fail "no osn/0"

@@ -10,7 +10,8 @@
 require_cpus 2
 inject_load
 eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
-i=$(eng_instance osn_nmi nmi_noise sample)
+eng_instance osn_nmi nmi_noise sample
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads 1
 sleep 0.3

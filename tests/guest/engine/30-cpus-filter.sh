@@ -7,7 +7,8 @@
 require_cpus 2
 inject_load
 eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
-i=$(eng_instance osn_cpus sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop)
+eng_instance osn_cpus sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads 1
 assert_eq "$(osn_threads)" osn/1 "threads"

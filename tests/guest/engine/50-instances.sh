@@ -7,8 +7,10 @@
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
 eng_setup cpus=1 period_us=50000 runtime_us=40000
-a=$(eng_instance osn_a sample)
-b=$(eng_instance osn_b sample sample_threshold)
+eng_instance osn_a sample
+a=$ENG_I
+eng_instance osn_b sample sample_threshold
+b=$ENG_I
 echo 'runtime > 0' >"$b/events/osn/sample/filter" || fail "filter on osn/sample"
 echo 1 >"$a/tracing_on"
 echo 1 >"$b/tracing_on"

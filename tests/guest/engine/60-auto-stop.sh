@@ -15,7 +15,8 @@ t=$(tfs)
 echo 0 >"$t/tracing_on"
 on_exit "echo 0 >$t/events/osn/enable; echo 1 >$t/tracing_on; : >$t/trace"
 for e in irq_noise sample_threshold stop; do echo 1 >"$t/events/osn/$e/enable"; done
-i=$(eng_instance osn_stop stop)
+eng_instance osn_stop stop
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads 1
 STOP_US=20000

@@ -7,7 +7,8 @@
 require_cpus 2
 [ -e /sys/devices/system/cpu/cpu1/online ] || skip "CPU 1 cannot go offline"
 eng_setup period_us=50000 runtime_us=40000
-i=$(eng_instance osn_hp sample)
+eng_instance osn_hp sample
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads 2
 on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'

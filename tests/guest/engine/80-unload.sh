@@ -6,7 +6,8 @@
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
 eng_setup period_us=20000 runtime_us=10000
-i=$(eng_instance osn_unl sample nmi_noise)
+eng_instance osn_unl sample nmi_noise
+i=$ENG_I
 n=0
 while [ $n -lt 20 ]; do
 	echo 1 >"$i/events/osn/sample/enable"

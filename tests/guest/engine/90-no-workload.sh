@@ -8,7 +8,8 @@
 require_cpus 2
 inject_load
 eng_setup cpus=1 options=NO_OSNOISE_WORKLOAD threshold_us=20
-i=$(eng_instance osn_nowl irq_noise thread_noise)
+eng_instance osn_nowl irq_noise thread_noise
+i=$ENG_I
 echo 1 >"$i/tracing_on"
 sleep 0.3
 assert_eq "$(osn_nthreads)" 0 "threads without workload"

@@ -11,16 +11,20 @@ eng_setup() {
 }
 
 # eng_instance NAME EVENT...: a new instance with the osn EVENTs enabled
-# (names without the osn/ prefix); prints its path.
+# (names without the osn/ prefix), removed at exit; its path is left in
+# ENG_I.  Call it directly, not as $(...): an on_exit registered in a
+# command substitution's subshell would be lost with it.
 eng_instance() {
-	_ei=$(new_instance "$1")
+	ENG_I=$TFS/instances/$1
+	[ -d "$ENG_I" ] && rm_instance "$1"
+	mkdir "$ENG_I" || fail "cannot create tracefs instance $1"
+	on_exit rm_instance "$1"
 	shift
-	echo 0 >"$_ei/tracing_on"
-	echo 4096 >"$_ei/buffer_size_kb"
+	echo 0 >"$ENG_I/tracing_on"
+	echo 4096 >"$ENG_I/buffer_size_kb"
 	for _ev in "$@"; do
-		echo 1 >"$_ei/events/osn/$_ev/enable" || fail "enable osn/$_ev"
+		echo 1 >"$ENG_I/events/osn/$_ev/enable" || fail "enable osn/$_ev"
 	done
-	echo "$_ei"
 }
 
 # eng_wait_threads N: wait (10 s) until exactly N osn/ threads run.
@@ -72,7 +76,8 @@ eng_attrib() {
 	require_cpus 2
 	inject_load
 	eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
-	_i=$(eng_instance "osn_attr_$_ctx" sample_threshold sample "$_ev")
+	eng_instance "osn_attr_$_ctx" sample_threshold sample "$_ev"
+	_i=$ENG_I
 	if [ "$_gt" != - ]; then
 		[ -d "$_i/events/$_gt" ] || skip "no $_gt event for the ground truth"
 		echo 1 >"$_i/events/$_gt/enable" || fail "enable $_gt"
@@ -109,7 +114,8 @@ eng_attrib() {
 		set -- $(eng_match /tmp/eng_cpu1 "$_ere" "$_gtere" $_min)
 	fi
 	info "ground truth: $2 $_gt lines ($_done injections); $1 inside a $_ev /$_ere/ >= ${_min}ns (any duration: $3)"
-	info "attribution rate: $1/$_done"
+	# A thread's first wake-up (or a kernel IPI) can add a ground-truth line.
+	info "attribution rate: $(($1 < _done ? $1 : _done))/$_done"
 	assert_ge "$2" $((_done * 95 / 100)) "injections seen by the ground truth"
 	# The ground truth may see more than the injections (other IPIs,
 	# thread restarts): rate against the injections, which are long.
@@ -159,7 +165,7 @@ eng_unmatched() {
 		for (i = 1; i <= g && shown < 3; i++) {
 			hit = 0
 			for (j = 1; j <= n; j++)
-				if (G[i] >= S[j] - 2e-5 && G[i] <= E[j] + 2e-5 && D[j] >= min) hit = 1
+				if (G[i] >= S[j] - 1e-4 && G[i] <= E[j] + 1e-4 && D[j] >= min) hit = 1
 			if (hit) continue
 			shown++
 			print "--- unexplained: " L[GL[i]]
@@ -170,8 +176,9 @@ eng_unmatched() {
 
 # eng_match FILE EVENT_ERE GT_ERE MIN_NS: prints "M G A": of the G ground-
 # truth lines (GT_ERE), M fall inside an EVENT_ERE line's [start, start +
-# duration] with duration >= MIN_NS, A inside one of any duration (20 us of
-# slack: the ground truth is printed in us and its probe may run first).
+# duration] with duration >= MIN_NS, A inside one of any duration (100 us
+# of slack: the ground truth's probe may run first, and recording its event
+# takes tens of us under TCG; injections are 4 ms apart).
 eng_match() {
 	awk -v evre="$2" -v gtre="$3" -v min="$4" '
 	function ts(k) {
@@ -193,7 +200,7 @@ eng_match() {
 		for (i = 1; i <= g; i++) {
 			hit = 0; any = 0
 			for (j = 1; j <= n; j++)
-				if (G[i] >= S[j] - 2e-5 && G[i] <= E[j] + 2e-5) {
+				if (G[i] >= S[j] - 1e-4 && G[i] <= E[j] + 1e-4) {
 					any = 1
 					if (D[j] >= min) { hit = 1; break }
 				}
