@@ -96,7 +96,7 @@ class Row:
 
     def __init__(self, label, fig, metric, digits=0, unit='', better=None,
                  a='osn', b='up', ref=None, ref_metric=None, ref_label=None,
-                 ratio='ratio', note='', refs=None, fig_b=None):
+                 ratio='ratio', note='', refs=None, fig_b=None, ref_fig=None):
         self.label, self.fig, self.metric = label, fig, metric
         self.fig_b = fig_b or fig   # figure of the b side
         self.digits, self.unit, self.better = digits, unit, better
@@ -104,7 +104,8 @@ class Row:
         # reference cells: (label, tracer, metric)
         self.refs = list(refs or [])
         if ref:
-            self.refs.insert(0, (ref_label or ref, ref, ref_metric or metric))
+            self.refs.insert(0, (ref_label or ref, ref, ref_metric or metric, digits,
+                                 ref_fig or fig))
         self.ratio = ratio          # 'ratio', 'absratio' or None
         self.note = note
 
@@ -179,7 +180,7 @@ def rows_for(data):
     R.append(Row('noise samples/s with sample_threshold events', 'res_ev', key('samples_s'), 0,
                  note='hist trigger count; see text'))
     R.append(Row('smallest sample reported (ns, 100 ns bucket)', 'res_ev', key('min_sample'), 0,
-                 better='lower', ref='oslat', ref_metric=key('min_us', 1000.0),
+                 better='lower', ref='oslat', ref_metric=key('min_us', 1000.0), ref_fig='loop',
                  ref_label='oslat', note='oslat: its minimum (1 µs resolution)'))
     sec('Attribution of 50 × 200 µs injected stalls on CPU 1')
     for ctx in ('irq', 'softirq', 'thread', 'ipi'):
@@ -210,8 +211,8 @@ def rows_for(data):
                      note='voluntary context switches'))
         R.append(Row(f'{cmd}, threshold 1 µs + injected 5 µs IRQs: CPU while collecting (% of a CPU)',
                      f'tool_{cmd}_high', key('run_pct'), 2, better='lower', b='rtla',
-                     refs=[('injected IRQs/s: osn run', 'osn', key('inj_per_s')),
-                           ('rtla run', 'rtla', key('inj_per_s'))]))
+                     refs=[('injected IRQs/s: osn run', 'osn', key('inj_per_s'), 0),
+                           ('rtla run', 'rtla', key('inj_per_s'), 0)]))
         R.append(Row(f'{cmd}: events lost (sum over repeats)', f'tool_{cmd}_high', key('lost'), 0,
                      better='lower', b='rtla', ratio=None))
     sec('Footprint')
@@ -251,7 +252,8 @@ def evaluate(row, data):
     for tr, fig in ((row.a, row.fig), (row.b, row.fig_b)):
         per[tr] = values(tr, row.metric, fig)
         out[tr] = summary(list(per[tr].values()))
-    out['refs'] = [(lab, summary(list(values(tr, m).values()))) for lab, tr, m in row.refs]
+    out['refs'] = [(r[0], summary(list(values(r[1], r[2], r[4] if len(r) > 4 else row.fig).values())),
+                    r[3] if len(r) > 3 else row.digits) for r in row.refs]
     # paired ratio a/b per repeat
     ratios = []
     if row.ratio:
@@ -324,7 +326,7 @@ def build(data, info, args):
         cr = cell(ev.get('ratio'), 3) if row.ratio else ''
         if row.ratio == 'absratio' and ev.get('ratio'):
             cr += ' (of \\|error\\|)'
-        cref = '; '.join(f'{lab}: {cell(sm, row.digits)}' for lab, sm in ev['refs'] if sm)
+        cref = '; '.join(f'{lab}: {cell(sm, d)}' for lab, sm, d in ev['refs'] if sm)
         if row.note:
             cref = f'{cref}; {row.note}' if cref else row.note
         b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0'}.get(row.better, '')
@@ -332,7 +334,7 @@ def build(data, info, args):
         js['figures'].append({'label': row.label, 'fig': row.fig, 'better': row.better,
                               'osn': ev.get(row.a), 'other_tool': row.b,
                               'other': ev.get(row.b), 'ratio': ev.get('ratio'),
-                              'references': [{'label': lab, 'value': sm} for lab, sm in ev['refs']],
+                              'references': [{'label': lab, 'value': sm} for lab, sm, _ in ev['refs']],
                               'note': row.note})
     js['raw'] = {f: {t: {str(r): v for r, v in reps.items()} for t, reps in trs.items()}
                  for f, trs in data.items()}
@@ -344,8 +346,11 @@ def update_doc(path, kernel, md_path):
         block = f.read().rstrip('\n')
     begin = f'<!-- bench-results {kernel} begin -->'
     end = f'<!-- bench-results {kernel} end -->'
-    with open(path) as f:
-        doc = f.read()
+    try:
+        with open(path) as f:
+            doc = f.read()
+    except FileNotFoundError:
+        doc = '# Performance\n'
     new = f'{begin}\n{block}\n{end}'
     if begin in doc and end in doc:
         pre, rest = doc.split(begin, 1)

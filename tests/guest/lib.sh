@@ -79,9 +79,19 @@ on_exit() {
 $_osn_exit_cmds"
 }
 
+# Instances that existed before the test: any other one is the test's
+# (new_instance is mostly called in $(...), where on_exit cannot register).
+_osn_instances_before=" $(ls /sys/kernel/tracing/instances 2>/dev/null | tr '\n' ' ') "
+
 _osn_run_exit() {
 	_rc=$?
 	trap - EXIT INT TERM
+	# The test's instances first: their enabled events pin modules.
+	for _d in /sys/kernel/tracing/instances/*; do
+		[ -d "$_d" ] || continue
+		case $_osn_instances_before in *" ${_d##*/} "*) continue ;; esac
+		rm_instance "${_d##*/}" >/dev/null 2>&1
+	done
 	_cmds=$_osn_exit_cmds
 	_osn_exit_cmds=
 	echo "$_cmds" | while IFS= read -r _c; do
@@ -225,8 +235,9 @@ inject() {
 
 # ---- tracefs -------------------------------------------------------------
 
-# new_instance NAME: create tracefs instance NAME (removed at exit) and
-# print its path.
+# new_instance NAME: create tracefs instance NAME and print its path.  Every
+# instance a test creates is removed when it ends (before the on_exit
+# commands), also when created in $(...).
 new_instance() {
 	_ni=$TFS/instances/$1
 	[ -d "$_ni" ] && rm_instance "$1"

@@ -104,6 +104,15 @@ bounded() {
 # Remove what the last test left (osn modules, tracefs instances); print
 # what it was.
 cleanup_after() {
+	# Instances first: their enabled events pin the modules.
+	for d in /sys/kernel/tracing/instances/*; do
+		[ -d "$d" ] || continue
+		case " $inst_before " in *" $d "*) continue ;; esac
+		echo 0 >"$d/tracing_on" 2>/dev/null
+		echo 0 >"$d/events/enable" 2>/dev/null
+		rmdir "$d" 2>/dev/null
+		printf ' instance %s' "${d##*/}"
+	done
 	for m in osn_inject osn; do
 		grep -q "^$m " /proc/modules || continue
 		[ $m = osn_inject ] && echo stop >/sys/kernel/debug/osn_inject/inject 2>/dev/null
@@ -112,14 +121,6 @@ cleanup_after() {
 		else
 			printf ' module %s (rmmod failed)' $m
 		fi
-	done
-	for d in /sys/kernel/tracing/instances/*; do
-		[ -d "$d" ] || continue
-		case " $inst_before " in *" $d "*) continue ;; esac
-		echo 0 >"$d/tracing_on" 2>/dev/null
-		echo 0 >"$d/events/enable" 2>/dev/null
-		rmdir "$d" 2>/dev/null
-		printf ' instance %s' "${d##*/}"
 	done
 }
 

@@ -9,9 +9,9 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 k=${1:-6.1}
 work=$(cd "$here/../.." && pwd)/build/vm/selftest-$k
-OSN_VM_WORK=$work OSN_GUEST_DIR=vm/selftest-guest OSN_VM_NO_TOOLS=1 \
-	OSN_TESTS_FILTER="" "$here/run-kernel.sh" "$k" >/dev/null 2>&1
-log=$(ls "$work"*/console.log 2>/dev/null | head -n 1)
+out=$(OSN_VM_WORK=$work OSN_GUEST_DIR=vm/selftest-guest OSN_VM_NO_TOOLS=1 \
+	OSN_TESTS_FILTER="" "$here/run-kernel.sh" "$k" 2>&1)
+log=$(echo "$out" | sed -n 's/^OSN-RESULT .* log=//p')
 log=${log:-$work/console.log}
 pass=0 fail=0
 expect() {	# ERE description
@@ -24,6 +24,7 @@ expect() {	# ERE description
 expect '^OSN-TEST-NOTE: 10-leak-module left the guest dirty: module osn_inject \(removed\)' "leaked module reported and removed"
 expect '^OSN-TEST: FAIL 10-leak-module ' "leaking test fails"
 expect '^OSN-TEST-NOTE: 20-leak-instance left the guest dirty: instance leaky' "leaked instance reported"
+expect '^OSN-TEST: PASS 25-lib-removes-instances ' "lib.sh removes a test's instances"
 expect '^OSN-TEST: PASS 30-clean ' "runner cleaned up after leaks"
 expect '^OSN-TEST-NOTE: 40-timeout-cleans-up timed out after 5s' "timeout reported"
 expect '^OSN-TEST: FAIL 40-timeout-cleans-up ' "timed out test fails"

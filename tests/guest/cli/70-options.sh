@@ -49,11 +49,13 @@ grep -q 'osn/1' "$CLI_OUT/tr.txt" || fail "saved trace lacks osn/1"
 grep -Eq '^duration: +0 00:00:0[45] ' "$CLI_OUT/o.txt" || fail "duration is not ~4 s"
 
 # default housekeeping: the online CPUs not measured
-cli_start "$CLI_OUT/c0.txt" top -c 0 -p 100000 -r 50000 -d 3 -q
+cli_start "$CLI_OUT/c0.txt" top -c 0 -p 100000 -r 50000 -d 60 -q
 pid=$CLI_PID
 cli_wait_collecting osn_top 0
 aff=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status")
+kill -INT $pid
 wait $pid
+assert_eq "$?" 0 "exit status after SIGINT"
 case $(nr_cpus) in
 2) assert_eq "$aff" 1 "osn's own affinity with -c 0" ;;
 esac

@@ -1,5 +1,5 @@
 #!/bin/sh
 # Bench self-test (expected: FAIL, "left the guest dirty: instance leaky").
-. "$OSN_TESTS/guest/lib.sh"
-mkdir "$(tfs instances/leaky)"
+# Without lib.sh, whose exit handler would remove the instance.
+mkdir /sys/kernel/tracing/instances/leaky
 exit 0
