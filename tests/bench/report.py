@@ -289,11 +289,19 @@ def build(data, info, args):
               f"load {args.host_load}; bench {args.seconds}s"
               f"{'' if str(args.vm_status) == '0' else ', guest run status ' + str(args.vm_status)}.")
     md.append('')
-    md.append('Cells: median (min–max) over the repeats; ratio = osn / upstream per repeat. '
-              '"better" says which way is good.')
+    if has_up:
+        md.append('Cells: median (min–max) over the repeats; ratio = osn / upstream per repeat. '
+                  '"better" says which way is good.')
+    else:
+        md.append('This kernel has no upstream osnoise: osn alone. Cells: median (min–max) over '
+                  'the repeats. "better" says which way is good.')
     md.append('')
-    hdr = f'| figure | osn | {bname} | osn / upstream | reference | better |'
-    sep = '| --- | --- | --- | --- | --- | --- |'
+    if has_up:
+        hdr = f'| figure | osn | {bname} | osn / upstream | reference | better |'
+        sep = '| --- | --- | --- | --- | --- | --- |'
+    else:
+        hdr = '| figure | osn | reference | better |'
+        sep = '| --- | --- | --- | --- |'
     for row in rows_for(data):
         if isinstance(row, str):
             md.append('')
@@ -308,7 +316,8 @@ def build(data, info, args):
                 continue
             txt = (f"{fmt_num(s.get('text'), 0)} / {fmt_num(s.get('data'), 0)} / "
                    f"{fmt_num(s.get('bss'), 0)} (file {fmt_num(s.get('file_bytes'), 0)})")
-            md.append(f'| {row.label} | {txt} | built in | | | |')
+            md.append(f'| {row.label} | {txt} | built in | | | |' if has_up else
+                      f'| {row.label} | {txt} | | |')
             js['figures'].append({'label': row.label, 'fig': 'size', 'osn': s})
             continue
         if row.fig not in data and row.fig_b not in data:
@@ -330,7 +339,10 @@ def build(data, info, args):
         if row.note:
             cref = f'{cref}; {row.note}' if cref else row.note
         b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0'}.get(row.better, '')
-        md.append(f'| {row.label} | {ca} | {cb} | {cr} | {cref} | {b} |')
+        if has_up:
+            md.append(f'| {row.label} | {ca} | {cb} | {cr} | {cref} | {b} |')
+        else:
+            md.append(f'| {row.label} | {ca} | {cref} | {b} |')
         js['figures'].append({'label': row.label, 'fig': row.fig, 'better': row.better,
                               'osn': ev.get(row.a), 'other_tool': row.b,
                               'other': ev.get(row.b), 'ratio': ev.get('ratio'),

@@ -78,8 +78,7 @@ run_tool() {	# TOOL CMD REP
 		r_inst=osnoise_$r_cmd r_thr="^osnoise/$BCPU\$" ;;
 	esac
 	[ "$r_cmd" = top ] && set -- "$@" -q
-	sync
-	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+	mem_settle
 	r_avail0=$(meminfo MemAvailable)
 	busybox time -p -o /tmp/bench_time taskset -c $HCPU "$@" >/tmp/bench_tool 2>&1 &
 	r_tpid=$!

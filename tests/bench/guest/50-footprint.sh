@@ -12,9 +12,7 @@ require_cpus 2
 bench_unleak
 
 settle() {
-	sync
-	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
-	sleep 0.5
+	mem_settle
 }
 snap() {	# -> "avail slab" in kB
 	echo "$(meminfo MemAvailable) $(meminfo Slab)"

@@ -4,8 +4,11 @@
 # Helpers of the engine tests (tests/guest/engine/NN-*.sh), sourced after
 # ../lib.sh.  Not a test itself (no NN- prefix).
 
-# eng_setup [INSMOD PARAMS...]: load osn (and clean up at exit).
+# eng_setup [INSMOD PARAMS...]: load osn (and clean up at exit), and move
+# the test itself to CPU 0: its own commands would otherwise be thread noise
+# on CPU 1, which the tests measure.
 eng_setup() {
+	command -v taskset >/dev/null 2>&1 && taskset -p -c 0 $$ >/dev/null 2>&1
 	osn_load "$@"
 	on_exit osn_knobs_default
 }

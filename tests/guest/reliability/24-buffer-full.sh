@@ -46,7 +46,7 @@ O1=$OVERRUN
 # Phase 2: a consuming reader races with the writer.
 R=/tmp/rel-reader
 on_exit rm -f "$R"
-(cat "$I/trace_pipe" >/dev/null 2>"$R"; echo "exit $?" >>"$R") &
+cat "$I/trace_pipe" >/dev/null 2>"$R" &
 reader=$!
 on_exit "kill $reader"
 sleep "$S"
@@ -59,9 +59,13 @@ while [ $RESIZES -lt $((S * 3)) ]; do
 		sleep 0.3
 	done
 done
-kill $reader 2>/dev/null && info "trace_pipe reader still reading at the end" ||
-	info "trace_pipe reader ended by itself: $(cat "$R")"
-wait $reader 2>/dev/null
+if kill $reader 2>/dev/null; then
+	wait $reader 2>/dev/null
+	info "trace_pipe reader still reading at the end"
+else
+	wait $reader
+	info "trace_pipe reader ended by itself (exit $?): $(cat "$R")"
+fi
 inject_wait $((S * 6 + 60))
 info "$(inject_status)"
 rel_same_thread "$T" || fail "osn/1 ($T) did not survive the full buffer"
