@@ -5,7 +5,7 @@
 #   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
-#   - osn_inject.ko builds warning-free with W=1 and sparse (C=2) against
+#   - osn.ko and osn_inject.ko build warning-free with W=1 and sparse (C=2) against
 #     the headers of each KERNEL of the matrix that are installed
 # Robust to a partial tree: a missing part counts as nothing, not a crash.
 # Ends with "N passed, N failed, N skipped"; --result FILE gets
@@ -66,34 +66,43 @@ else
 	echo "== host: tools/ has no 'check' target yet: no CLI unit tests"
 fi
 
-# ---- injector static checks -----------------------------------------------
-if [ -e "$OSN_ROOT/tests/injector/osn_inject.c" ]; then
-	for k in "$@"; do
+# ---- module static checks: W=1 and sparse, per kernel of the matrix ------
+# static_check NAME SUBDIR: build a copy of $OSN_ROOT/SUBDIR (with include/
+# beside it, as in the tree) against each kernel's headers; any warning
+# fails.
+static_check() {
+	local name=$1 sub=$2 k hp hdr d c
+	[ -e "$OSN_ROOT/$sub/Kbuild" ] || return 0
+	for k in "${kernels[@]}"; do
 		check_kernel_name "$k"
 		hp=$(resolve_meta "linux-headers-$(kernel_suffix "$k")")
 		hdr=/usr/src/$hp
 		if [ -z "$hp" ] || [ ! -e "$hdr/Makefile" ]; then
-			echo "host: SKIP injector W=1/sparse on $k: headers not installed"
+			echo "host: SKIP $name W=1/sparse on $k: headers not installed"
 			ts=$((ts + 1))
 			continue
 		fi
-		d=$log_dir/injector-$k
+		d=$log_dir/$name-$k
 		rm -rf "$d"
-		mkdir -p "$d"
-		cp "$OSN_ROOT"/tests/injector/{Kbuild,*.c} "$d/"
+		mkdir -p "$d/src"
+		cp -r "$OSN_ROOT/$sub" "$d/src/mod"
+		cp -r "$OSN_ROOT/include" "$d/src/include"
 		c=
 		command -v sparse >/dev/null && c=C=2
-		if make -C "$hdr" M="$d" W=1 $c modules >"$d/build.log" 2>&1 &&
+		if make -C "$hdr" M="$d/src/mod" W=1 $c modules >"$d/build.log" 2>&1 &&
 		   ! grep -Eq 'warning:|error:' "$d/build.log"; then
-			echo "host: PASS injector W=1${c:+ sparse} on $k (${hp#linux-headers-})"
+			echo "host: PASS $name W=1${c:+ sparse} on $k (${hp#linux-headers-})"
 			tp=$((tp + 1))
 		else
-			echo "host: FAIL injector W=1${c:+ sparse} on $k ($d/build.log):"
+			echo "host: FAIL $name W=1${c:+ sparse} on $k ($d/build.log):"
 			grep -E 'warning:|error:|\*\*\*' "$d/build.log" | head -n 20 | sed 's/^/  /'
 			tf=$((tf + 1))
 		fi
 	done
-fi
+}
+kernels=("$@")
+static_check osn kernel
+static_check injector tests/injector
 
 [ -n "$result" ] && echo "pass=$tp fail=$tf skip=$ts" >"$result"
 echo "host: $tp passed, $tf failed, $ts skipped"
