@@ -96,6 +96,7 @@ session() {	# TRACER REP
 		s_stolen=$(echo "$s_status" | tr ' ' '\n' | sed -n 's/^stolen_ns=//p')
 		s_comm=$(echo "$s_status" | tr ' ' '\n' | sed -n 's/^comm=//p')
 		set -f
+		# shellcheck disable=SC2046 # split on purpose
 		set -- $(expected "$s_c" "$s_comm")
 		set +f
 		s_ev=$1 s_mk=$2

@@ -102,9 +102,9 @@ run_tool() {	# TOOL CMD REP
 		set_threshold "$r_tool" 1
 		inject_start irq $BCPU 100000 5 150
 		sleep 0.5
-		r_c2=$(ticks "$r_pid") r_t2=$(uptime_cs) r_i2=$(inject_status done)
+		r_c2=$(ticks "$r_pid") r_t2=$(uptime_cs) r_i2=$(inject_status "done")
 		sleep $SECS
-		r_c3=$(ticks "$r_pid") r_t3=$(uptime_cs) r_i3=$(inject_status done)
+		r_c3=$(ticks "$r_pid") r_t3=$(uptime_cs) r_i3=$(inject_status "done")
 		[ -n "$r_c0" ] && [ -n "$r_c3" ] && r_ok=1
 	fi
 	[ -n "$r_pid" ] && kill -INT "$r_pid" 2>/dev/null

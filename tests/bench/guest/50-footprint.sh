@@ -21,12 +21,14 @@ snap() {	# -> "avail slab" in kB
 if osn_have; then
 	mod_loaded osn && fail "osn already loaded"
 	settle
+	# shellcheck disable=SC2046 # split on purpose
 	set -- $(snap)
 	insmod "$OSN_KO/osn.ko" || fail "insmod osn.ko"
 	on_exit osn_unload
 	on_exit osn_knobs_default
 	settle
 	a0=$1 s0=$2
+	# shellcheck disable=SC2046 # split on purpose
 	set -- $(snap)
 	size=$(awk '$1 == "osn" { print $2 }' /proc/modules)
 	bench_result footprint osn 1 "module_bytes=$size load_avail_kb=$((a0 - $1)) load_slab_kb=$(($2 - s0))"
@@ -38,6 +40,7 @@ BENCH_BUF_KB=
 
 tracer_mem() {	# TRACER REP
 	settle
+	# shellcheck disable=SC2046 # split on purpose
 	set -- "$1" "$2" $(snap)
 	tr_start "$1" bench_fp 1000000 1000000 5 sample
 	sleep 2
