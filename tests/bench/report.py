@@ -219,13 +219,13 @@ def rows_for(data):
     R.append(Row('osn.ko text / data / bss (bytes, host `size`)', 'size', None, note='built-in upstream'))
     R.append(Row('module size in /proc/modules (bytes)', 'footprint', key('module_bytes'), 0,
                  ratio=None, note='upstream is built in'))
-    R.append(Row('MemAvailable drop on insmod (kB)', 'footprint', key('load_avail_kb'), 0, ratio=None))
-    R.append(Row('tracer running: MemAvailable drop (kB)', 'mem_tracer', key('avail_kb'), 0,
+    R.append(Row('memory used by insmod (MemFree drop, kB)', 'footprint', key('load_used_kb'), 0, ratio=None))
+    R.append(Row('tracer running: memory used (MemFree drop, kB)', 'mem_tracer', key('used_kb'), 0,
                  better='lower', note='instance with the default buffer size'))
     R.append(Row('tracer running: Slab growth (kB)', 'mem_tracer', key('slab_kb'), 0, better='lower'))
     for cmd in ('top', 'hist'):
         fig = 'mem_tool_' + cmd
-        R.append(Row(f'{cmd} running: MemAvailable drop (kB)', fig, key('avail_kb'), 0,
+        R.append(Row(f'{cmd} running: memory used (MemFree drop, kB)', fig, key('used_kb'), 0,
                      better='lower', b='rtla', note='tool + its tracefs instance'))
         R.append(Row(f'{cmd} running: RSS of the tool (kB)', fig, key('rss_kb'), 0,
                      better='lower', b='rtla'))

@@ -9,7 +9,7 @@
 #               second): run_pct = CPU time in % of one CPU (utime + stime
 #               from /proc/PID/stat), how often it wakes up (voluntary
 #               context switches per second), and its memory: RSS (anonymous,
-#               file-backed) and MemAvailable's drop since just before the
+#               file-backed) and MemFree's drop since just before the
 #               start (its tracefs instance included),
 #   high        then the threshold knob is lowered to 1 us behind the tool's
 #               back (tracing_thresh / osn threshold_us; the tool restores
@@ -79,7 +79,7 @@ run_tool() {	# TOOL CMD REP
 	esac
 	[ "$r_cmd" = top ] && set -- "$@" -q
 	mem_settle
-	r_avail0=$(meminfo MemAvailable)
+	r_free0=$(meminfo MemFree)
 	busybox time -p -o /tmp/bench_time taskset -c $HCPU "$@" >/tmp/bench_tool 2>&1 &
 	r_tpid=$!
 	r_pid=
@@ -90,7 +90,7 @@ run_tool() {	# TOOL CMD REP
 		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs) r_w0=$(wakeups "$r_pid")
 		sleep $SECS
 		r_c1=$(ticks "$r_pid") r_t1=$(uptime_cs) r_w1=$(wakeups "$r_pid")
-		r_mem="avail_kb=$((r_avail0 - $(meminfo MemAvailable))) $(awk '
+		r_mem="used_kb=$((r_free0 - $(meminfo MemFree))) $(awk '
 			/^(VmRSS|RssAnon|RssFile):/ { printf "%s=%s ", $1, $2 }' /proc/$r_pid/status 2>/dev/null |
 			sed 's/VmRSS:=/rss_kb=/; s/RssAnon:=/anon_kb=/; s/RssFile:=/file_kb=/')"
 		[ "$r_rep" = 1 ] &&

@@ -295,17 +295,17 @@ kv() {
 	echo "$1" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'
 }
 
-# mem_settle: drop the caches and wait (up to 10 s) until MemAvailable
+# mem_settle: drop the caches and wait (up to 10 s) until MemFree
 # holds still (two reads 0.5 s apart within 256 kB): instances removed just
 # before free their ring buffers asynchronously.
 mem_settle() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
 	_ms_n=0
-	_ms_a=$(meminfo MemAvailable)
+	_ms_a=$(meminfo MemFree)
 	while [ $_ms_n -lt 20 ]; do
 		sleep 0.5
-		_ms_b=$(meminfo MemAvailable)
+		_ms_b=$(meminfo MemFree)
 		_ms_d=$((_ms_b - _ms_a))
 		[ ${_ms_d#-} -lt 256 ] && return 0
 		_ms_a=$_ms_b
