@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 120
+# timeout: 300
 # osn top attributes injected hard-IRQ stalls on CPU 1 to CPU 1's IRQ
 # column: count >= injections, IRQ time >= 90% of the stolen time, and
 # only CPU 1 is measured.  Text and JSON of the same run.

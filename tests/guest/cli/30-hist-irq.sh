@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 120
+# timeout: 300
 # osn hist counts injected 200 us hard-IRQ stalls on CPU 1 in the buckets
 # >= 200 us of CPU 1, with exact max >= 200 us; the kernel's histogram
 # carries the duration sums; text and JSON agree.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 180
+# timeout: 300
 # --json: osn top and osn hist print one JSON document on stdout (parsed
 # by jq) with the documented keys; --json=FILE keeps the text on stdout.
 # Every CPU is measured (half of each period, to leave room to the rest).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 120
+# timeout: 300
 # -P sets the workload threads' scheduling, osn moves itself off the
 # measured CPUs (or to -H), --trace-buffer-size sizes its instances, -e
 # adds events to the saved trace, --warm-up delays collection; a ring
