@@ -103,7 +103,7 @@ function show_test(name,   i, n, from) {
 	if (indmesg) {
 		if (bad($0) && nbad < 30) badl[++nbad] = $0
 		else if (bad($0)) nbad++
-	} else if ($0 ~ /^\[ *[0-9]+\.[0-9]+\] / && bad($0)) {
+	} else if ($0 ~ /^\[ *[0-9]+\.[0-9]+\] / && bad($0) && !panicked) {
 		# Kernel output on the console itself (the guest may die
 		# before its dmesg dump).
 		if (nbad < 30) badl[++nbad] = $0
@@ -114,6 +114,28 @@ function show_test(name,   i, n, from) {
 		out[cur, nout[cur]] = substr($0, 1, 5) == "    " ? substr($0, 5) : $0
 	}
 	tail[++nl % 30] = $0
+	# The panic (e.g. on the NMI of the watchdog) and the stacks of the tasks
+	# blocked in D state are what explains a hang.
+	# After a panic, its own dumps (every task, the replayed log) follow.
+	if ($0 ~ /Kernel panic - not syncing/ && !panicked) inpanic = panicked = 1
+	if (inpanic && npanic < 40) {
+		panicl[++npanic] = $0
+		if ($0 ~ /<\/TASK>|<\/IRQ>|---\[ end/) inpanic = 0
+	}
+	if ($0 ~ /task:.* state:D /) {
+		dtask = $0; sub(/.*task:/, "", dtask); sub(/ +state:D.*/, "", dtask)
+		dframes = 0; ind = 1
+		next
+	}
+	if (ind) {
+		if ($0 ~ /<\/TASK>/ || $0 ~ /task:/) {
+			if (nd < 12) dl[++nd] = "    D " dtask ":" dstack
+			ind = 0; dstack = ""
+		} else if ($0 ~ /\] +[a-z_][a-zA-Z0-9_.]*\+0x/ && $0 !~ /\] +\? / && dframes < 8) {
+			f = $0; sub(/.*\] +/, "", f); sub(/\+0x.*/, "", f)
+			dstack = dstack " " f; dframes++
+		}
+	}
 }
 END {
 	if (!done) {
@@ -151,7 +173,15 @@ END {
 			print "  kernel log problems:"
 			for (i = 1; i <= nbad && i <= 30; i++) print "    " badl[i]
 		}
-		if (!done) {
+		if (npanic > 0) {
+			print "  panic report:"
+			for (i = 1; i <= npanic; i++) print "    " panicl[i]
+		}
+		if (nd > 0) {
+			print "  tasks blocked in D state (innermost frames first):"
+			for (i = 1; i <= nd; i++) print dl[i]
+		}
+		if (!done && npanic == 0) {
 			print "  last console lines:"
 			for (i = nl - 29; i <= nl; i++) if (i > 0) print "    " tail[i % 30]
 		}

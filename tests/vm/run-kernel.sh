@@ -252,6 +252,30 @@ kimg=$kdir/vmlinuz
 # IRQs off, livelock) is killed long before the overall limit.  A test may
 # stay silent for its own limit + 60 s (the guest's runner kills it at its
 # limit); boot, the gaps between tests and the dmesg dump get 240 s.
+# A hung guest is sent an NMI through the QEMU monitor before it is
+# killed: guest-init.sh made unknown NMIs panic, and the panic prints every
+# task's stack and replays the whole kernel log (panic_print=0x21), which is
+# all we will ever learn about the hang.  The panic ends QEMU (-no-reboot).
+guest_nmi_dump() {
+	local pid=$1 i
+	[ -S "$work/monitor.sock" ] || return 0
+	echo "OSN-HOST: watchdog: sending an NMI to the hung guest for its stacks" >>"$log"
+	python3 - "$work/monitor.sock" <<'PY' || true
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(5)
+s.connect(sys.argv[1])
+time.sleep(0.5)
+s.sendall(b"nmi\n")
+time.sleep(1)
+s.close()
+PY
+	for i in $(seq 1 20); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 3
+	done
+}
+
 watchdog() {
 	local seen=-1 since lim l n pid boot=${OSN_VM_WATCHDOG_BOOT:-240}
 	set +e
@@ -273,12 +297,13 @@ watchdog() {
 			esac
 		elif [ $(($(now_s) - since)) -gt "$lim" ]; then
 			echo "no progress for ${lim}s after: ${l:-boot}" >"$work/watchdog"
-			kill "$pid"
+			guest_nmi_dump "$pid"
+			kill "$pid" 2>/dev/null
 			return 0
 		fi
 	done
 }
-rm -f "$work/qemu.pid" "$work/watchdog"
+rm -f "$work/qemu.pid" "$work/watchdog" "$work/monitor.sock"
 : >"$log"
 watchdog &
 wdpid=$!
@@ -288,7 +313,7 @@ set +e
 timeout -k 10 "$timeout_s" \
 	qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" \
 	-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$append" \
-	-nographic -no-reboot -nodefaults -serial stdio -monitor none \
+	-nographic -no-reboot -nodefaults -serial stdio -monitor "unix:$work/monitor.sock,server,nowait" \
 	-pidfile "$work/qemu.pid" \
 	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
 	if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat
