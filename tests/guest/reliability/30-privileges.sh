@@ -127,15 +127,25 @@ grep '^osn ' /proc/modules | sed 's/^/MODLINE /'
 grep -Eio '(0x)?ffff[89a-f][0-9a-f]{11}' /proc/modules | sed 's|^|LEAK /proc/modules |' | head -n 3
 grep '\[osn\]' /proc/kallsyms | grep -v '^0000000000000000 ' | head -n 3 | sed 's/^/KALLSYMS /'
 dmesg 2>/dev/null | grep -i 'osn' | grep -Eio 'ffff[89a-f][0-9a-f]{11}' | head -n 3 | sed 's/^/LEAK dmesg /'
-for f in $(find /sys/kernel/tracing/events/osn -name format 2>/dev/null); do
-	cat "$f" >/dev/null 2>&1 && echo "READ $f" || echo "DENIED $f"
-done
+# The event format files (listed by root: nobody cannot even look).
+while read -r f; do
+	if cat "$f" >/tmp/rel-leak.f 2>/dev/null; then
+		echo "READ $f"
+		grep -Eio '(0x)?ffff[89a-f][0-9a-f]{11}' /tmp/rel-leak.f | sed "s|^|LEAK $f |" | head -n 3
+	else
+		echo "DENIED $f"
+	fi
+done </tmp/rel-leak.list
 ls /sys/kernel/tracing >/dev/null 2>&1 && echo "READ /sys/kernel/tracing" || echo "DENIED tracefs"
 EOS
-on_exit rm -f /tmp/rel-leak.sh /tmp/rel-leak.f /tmp/rel-leak.out
+find "$TFS/events/osn" "$I/events/osn" -name format >/tmp/rel-leak.list
+chmod 644 /tmp/rel-leak.list
+on_exit rm -f /tmp/rel-leak.sh /tmp/rel-leak.f /tmp/rel-leak.out /tmp/rel-leak.list
 as_nobody "sh /tmp/rel-leak.sh" >/tmp/rel-leak.out 2>&1
 NREAD=$(grep -c '^READ ' /tmp/rel-leak.out)
 NDEN=$(grep -c '^DENIED ' /tmp/rel-leak.out)
+NFMT=$(grep -c . /tmp/rel-leak.list)
+NFMT_DEN=$(grep -c '^DENIED .*/format$' /tmp/rel-leak.out)
 grep '^MODLINE ' /tmp/rel-leak.out | grep -q ' 0x0000000000000000 ' ||
 	problem "/proc/modules shows nobody osn's address: $(grep '^MODLINE ' /tmp/rel-leak.out)"
 grep -q '^KALLSYMS ' /tmp/rel-leak.out &&
@@ -151,6 +161,7 @@ info "[$(rel_elapsed)s] nobody read $NREAD files of osn's, $NDEN denied; kptr_re
 echo 0 >"$I/events/osn/enable"
 rel_wait_no_threads
 figures "privileges: $NMODES file modes ok; unprivileged writes/loads: $NDENIED/$NW denied;" \
-	"osn top as nobody: $CLI; files readable by nobody: $NREAD, kernel addresses in them: $(grep -c '^LEAK' /tmp/rel-leak.out) (kptr_restrict=$kptr)"
+	"osn top as nobody: $CLI; files readable by nobody: $NREAD, kernel addresses in them:" \
+	"$(grep -c '^LEAK' /tmp/rel-leak.out) (kptr_restrict=$kptr); event format files denied to nobody: $NFMT_DEN/$NFMT"
 [ -z "$PROBLEMS" ] || fail "privilege problems:$PROBLEMS"
 exit 0
