@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* durations, times, numbers, -P priorities, formatting helpers */
+/* durations, times, numbers, -P priorities, formatting, loop pacing */
 #include "harness.h"
 #include "util.h"
 
@@ -137,6 +137,83 @@ TEST(formatting)
 	CHECK_STR(buf, "abc");
 }
 
+#define SEC 1000000000ULL
+
+TEST(pacing)
+{
+	struct timespec ts;
+	uint64_t t0 = 5 * SEC + 123, tick, end, now;
+	int wakes = 0, reads = 0;
+
+	/* the end of -d */
+	CHECK_EQ(osn_end_ns(t0, 0), 0);
+	CHECK_EQ(osn_end_ns(t0, 10), t0 + 10 * SEC);
+	CHECK_EQ(osn_end_ns(t0, UINT64_MAX / SEC), UINT64_MAX);
+	CHECK_EQ(osn_end_ns(UINT64_MAX - 5, 1), UINT64_MAX);
+
+	/* the next tick: a period on, or a period after a late one */
+	CHECK_EQ(osn_next_tick(t0, SEC, t0), t0 + SEC);
+	CHECK_EQ(osn_next_tick(t0, SEC, t0 + 300), t0 + SEC);
+	CHECK_EQ(osn_next_tick(t0, SEC, t0 + SEC - 1), t0 + SEC);
+	CHECK_EQ(osn_next_tick(t0, SEC, t0 + SEC), t0 + 2 * SEC);
+	CHECK_EQ(osn_next_tick(t0, SEC, t0 + 7 * SEC / 2), t0 + 9 * SEC / 2);
+	CHECK_EQ(osn_next_tick(UINT64_MAX - 1, SEC, 7), 7 + SEC);
+
+	/* the earlier of the tick and the end; 0 is no end */
+	CHECK_EQ(osn_next_deadline(t0 + SEC, 0), t0 + SEC);
+	CHECK_EQ(osn_next_deadline(t0 + SEC, t0 + SEC / 2), t0 + SEC / 2);
+	CHECK_EQ(osn_next_deadline(t0 + SEC, t0 + 2 * SEC), t0 + SEC);
+	CHECK_EQ(osn_next_deadline(t0 + SEC, t0 + SEC), t0 + SEC);
+
+	/* ppoll timeouts */
+	osn_timeout_until(t0, t0 + 3 * SEC / 2, &ts);
+	CHECK_EQ(ts.tv_sec, 1);
+	CHECK_EQ(ts.tv_nsec, 500000000);
+	osn_timeout_until(t0, t0 + 999, &ts);
+	CHECK_EQ(ts.tv_sec, 0);
+	CHECK_EQ(ts.tv_nsec, 999);
+	osn_timeout_until(t0 + 1, t0, &ts);
+	CHECK_EQ(ts.tv_sec, 0);
+	CHECK_EQ(ts.tv_nsec, 0);
+	osn_timeout_until(t0, t0, &ts);
+	CHECK_EQ(ts.tv_sec, 0);
+	CHECK_EQ(ts.tv_nsec, 0);
+
+	/*
+	 * A -d 10 run as the loop paces it, each sleep ending 2 ms late:
+	 * one wake-up (and read) a second, the last at the end.
+	 */
+	tick = t0 + SEC;
+	end = osn_end_ns(t0, 10);
+	now = t0;
+	while (wakes < 100) {
+		uint64_t deadline = osn_next_deadline(tick, end);
+
+		CHECK(deadline > now);
+		now = deadline + 2000000;
+		wakes++;
+		if (now >= tick || now >= end) {
+			tick = osn_next_tick(tick, SEC, now);
+			reads++;
+		}
+		if (now >= end)
+			break;
+	}
+	CHECK_EQ(wakes, 10);
+	CHECK_EQ(reads, 10);
+	/* ticks stay on the second: lateness does not accumulate */
+	CHECK_EQ(tick, t0 + 11 * SEC);
+
+	/* a 2.5 s end between ticks: woken at 1 s, 2 s and 2.5 s */
+	tick = t0 + SEC;
+	end = t0 + 5 * SEC / 2;
+	CHECK_EQ(osn_next_deadline(tick, end), t0 + SEC);
+	tick = osn_next_tick(tick, SEC, t0 + SEC);
+	CHECK_EQ(osn_next_deadline(tick, end), t0 + 2 * SEC);
+	tick = osn_next_tick(tick, SEC, t0 + 2 * SEC);
+	CHECK_EQ(osn_next_deadline(tick, end), end);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -145,5 +222,6 @@ int main(int argc, char **argv)
 	RUN(numbers);
 	RUN(priorities);
 	RUN(formatting);
+	RUN(pacing);
 	return h_done(argv[0]);
 }

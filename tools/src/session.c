@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,14 +41,46 @@ void osn_signals_install(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static void handled_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		sigaddset(set, handled[i]);
+}
+
 void osn_signals_block(bool block)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
-		sigaddset(&set, handled[i]);
+	handled_set(&set);
 	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int osn_signals_ppoll(struct pollfd *fds, nfds_t nfds,
+		      const struct timespec *timeout)
+{
+	sigset_t set, old, during;
+	int r, e;
+
+	/*
+	 * Blocked from the check until ppoll atomically unblocks them: a
+	 * signal landing in between stays pending and ends the wait at once.
+	 */
+	handled_set(&set);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	if (osn_interrupted) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		errno = EINTR;
+		return -1;
+	}
+	during = old;
+	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+		sigdelset(&during, handled[i]);
+	r = ppoll(fds, nfds, timeout, &during);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return r;
 }
 
 static void lock_path(char *buf, size_t len)
@@ -100,7 +133,7 @@ static void read_record(int fd, struct record *r)
 }
 
 static const char *const all_instances[] = {
-	"osn_top", "osn_hist", "osn_trace", NULL,
+	"osn_top", "osn_hist", "osn_trace", "osn_stop", NULL,
 };
 
 /* Undo a dead owner's changes; prints what it does. */

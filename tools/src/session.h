@@ -9,9 +9,11 @@
 #ifndef OSN_SESSION_H
 #define OSN_SESSION_H
 
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "knobs.h"
 
@@ -34,6 +36,13 @@ extern volatile sig_atomic_t osn_interrupted;
 void osn_signals_install(void);
 /* Block/unblock the handled signals (around cleanup). */
 void osn_signals_block(bool block);
+/*
+ * ppoll(2) that a handled signal always ends: -1 with errno EINTR when
+ * osn_interrupted is set, before or during the wait (no lost wake-up
+ * between the check and the sleep).
+ */
+int osn_signals_ppoll(struct pollfd *fds, nfds_t nfds,
+		      const struct timespec *timeout);
 
 /*
  * Take the lock (a file in /run, or /tmp without /run).  If a live osn

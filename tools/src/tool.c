@@ -3,6 +3,8 @@
  * tool.c - the life of an osn run, shared by top and hist (see tool.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 
 #define RING_EVENTS	16384
 #define TRACE_INSTANCE	"osn_trace"
+#define STOP_INSTANCE	"osn_stop"	/* the stop watch (see setup_stop_watch) */
+#define TICK_NS		1000000000ULL	/* read, and refresh, once a second */
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -29,24 +33,52 @@ static void warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-bool osn_tool_sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	if (osn_interrupted)
-		return false;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		if (osn_interrupted)
-			return false;
-	return !osn_interrupted;
-}
-
-static uint64_t now_ms(void)
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+enum wake {
+	WAKE_SIGNAL = -1,	/* osn_interrupted */
+	WAKE_DEADLINE,
+	WAKE_WATCH,		/* @fd readable */
+	WAKE_WATCH_BROKEN,	/* @fd in error: stop watching it */
+};
+
+/*
+ * One sleep until @deadline_ns (CLOCK_MONOTONIC), a handled signal, or
+ * @fd (-1: none) readable, whichever comes first.
+ */
+static enum wake wait_until(uint64_t deadline_ns, int fd)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct timespec ts;
+		uint64_t now = now_ns();
+		int r;
+
+		if (osn_interrupted)
+			return WAKE_SIGNAL;
+		if (now >= deadline_ns)
+			return WAKE_DEADLINE;
+		osn_timeout_until(now, deadline_ns, &ts);
+		r = osn_signals_ppoll(&pfd, fd >= 0 ? 1 : 0, &ts);
+		if (r > 0)
+			return pfd.revents & POLLIN ? WAKE_WATCH :
+						      WAKE_WATCH_BROKEN;
+		if (r < 0 && errno != EINTR)	/* ENOMEM: sleep anyway */
+			nanosleep(&ts, NULL);
+		/* timeout, or a signal osn does not handle: check again */
+	}
+}
+
+bool osn_tool_sleep_ms(unsigned ms)
+{
+	return wait_until(now_ns() + (uint64_t)ms * 1000000ULL, -1) ==
+		WAKE_DEADLINE && !osn_interrupted;
 }
 
 static void dispatch(const struct osn_event *ev, void *ctx)
@@ -278,6 +310,75 @@ static int add_traceoff(struct tracefs_instance *inst, int debug, char *err,
 				 "traceoff", debug, err, errlen);
 }
 
+/*
+ * The stop watch: an instance with osn:stop alone enabled, whose
+ * trace_pipe becomes readable when a stop condition fires, so that the
+ * loop wakes up at once instead of at its next tick.  Set up after the
+ * tool's instance, so that osn:stop's probe for that instance (which
+ * records the stop and turns the instance off) runs before this one's.
+ * Best effort: without it, the next tick finds the stop (as rtla does).
+ */
+static void setup_stop_watch(struct osn_tool *t)
+{
+	int d = t->p->debug;
+	char err[512] = "";
+
+	osn_session_add_instance(&t->session, STOP_INSTANCE);
+	t->winst = osn_instance_new(STOP_INSTANCE, d, err, sizeof(err));
+	if (!t->winst)
+		goto fail;
+	/* a page per CPU is plenty; wake on the first event (no watermark) */
+	if (osn_instance_write(t->winst, "buffer_size_kb", "4", d, err,
+			       sizeof(err)) && d)
+		fprintf(stderr, "osn: debug: %s\n", err);
+	if (tracefs_file_exists(t->winst, "buffer_percent"))
+		osn_instance_write(t->winst, "buffer_percent", "0", d, err,
+				   sizeof(err));
+	if (osn_event_enable(t->winst, OSN_EVENT_SYSTEM, OSN_EV_STOP, d, err,
+			     sizeof(err)))
+		goto fail;
+	t->watch_fd = tracefs_instance_file_open(t->winst, "trace_pipe",
+						 O_RDONLY | O_NONBLOCK);
+	if (t->watch_fd < 0) {
+		snprintf(err, sizeof(err), "cannot open instances/%s/trace_pipe",
+			 STOP_INSTANCE);
+		goto fail;
+	}
+	return;
+fail:
+	if (d)
+		fprintf(stderr, "osn: debug: no stop watch (%s): a stop is seen at the next tick\n",
+			err);
+}
+
+static void close_stop_watch(struct osn_tool *t)
+{
+	if (t->watch_fd >= 0)
+		close(t->watch_fd);
+	t->watch_fd = -1;
+}
+
+/*
+ * Empty the stop watch's buffer, so that it sleeps again; a watch that
+ * cannot be emptied is closed rather than left to wake the loop in vain.
+ */
+static void drain_stop_watch(struct osn_tool *t)
+{
+	char buf[4096];
+
+	for (int i = 0; i < 64; i++) {
+		ssize_t n = read(t->watch_fd, buf, sizeof(buf));
+
+		if (!n || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+			return;
+		if (n < 0)
+			break;
+	}
+	if (t->p->debug)
+		fprintf(stderr, "osn: debug: the stop watch does not empty: closed\n");
+	close_stop_watch(t);
+}
+
 static int setup_instances(struct osn_tool *t, char *err, size_t errlen)
 {
 	const struct osn_params *p = t->p;
@@ -364,6 +465,8 @@ static int setup_instances(struct osn_tool *t, char *err, size_t errlen)
 		if (t->stop_armed && add_traceoff(t->tinst, d, err, errlen))
 			return -1;
 	}
+	if (t->stop_armed)
+		setup_stop_watch(t);
 	return 0;
 }
 
@@ -466,13 +569,15 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 {
 	struct osn_tool tool, *t = &tool;
 	char err[1024] = "", cerr[1024] = "";
-	const char *ours[] = { ops->instance, TRACE_INSTANCE, NULL };
+	const char *ours[] = { ops->instance, TRACE_INSTANCE, STOP_INSTANCE,
+			       NULL };
 	char who[512];
 	int ret = 1;
 	bool session = false;
-	uint64_t next_tick, end_ms = 0;
+	uint64_t t0, next_tick, end;
 
 	memset(t, 0, sizeof(*t));
+	t->watch_fd = -1;
 	t->p = p;
 	t->ops = ops;
 	t->nr_cpus = nr_cpus;
@@ -500,13 +605,20 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	    apply_priority(t, err, sizeof(err)))
 		goto out;
 
-	/* warm-up: the workload runs, nothing is collected */
+	/* warm-up: the workload runs, nothing is collected (read once a
+	 * second all the same, so that the buffer does not overflow) */
 	if (p->warmup_s) {
-		uint64_t until = now_ms() + p->warmup_s * 1000;
+		t0 = now_ns();
+		next_tick = t0 + TICK_NS;
+		end = osn_end_ns(t0, p->warmup_s);
+		while (wait_until(osn_next_deadline(next_tick, end), -1) ==
+		       WAKE_DEADLINE) {
+			uint64_t now = now_ns();
 
-		while (now_ms() < until && osn_tool_sleep_ms(100))
-			if (osn_tool_read(t))
+			if (now >= end || osn_tool_read(t))
 				break;
+			next_tick = osn_next_tick(next_tick, TICK_NS, now);
+		}
 	}
 	if (osn_tool_read(t)) {	/* drop what the warm-up produced */
 		snprintf(err, sizeof(err), "cannot read instance %s", ops->instance);
@@ -520,25 +632,35 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 		goto out;
 	t->collecting = true;
 	clock_gettime(CLOCK_MONOTONIC, &t->t0);
-	next_tick = now_ms() + 1000;
-	if (p->duration_s)
-		end_ms = now_ms() + p->duration_s * 1000;
+	t0 = (uint64_t)t->t0.tv_sec * 1000000000ULL + (uint64_t)t->t0.tv_nsec;
+	next_tick = t0 + TICK_NS;
+	end = osn_end_ns(t0, p->duration_s);
 
+	/*
+	 * Asleep until the next tick (read, refresh), the end of -d, a
+	 * signal or the stop watch: one wake-up a second.  A stop is also
+	 * seen at the tick (the instance turned off, or osn:stop read), as
+	 * when there is no stop watch.
+	 */
 	while (!osn_interrupted) {
+		enum wake w = wait_until(osn_next_deadline(next_tick, end),
+					 t->watch_fd);
+		bool over;
 		uint64_t now;
 
-		if (!osn_tool_sleep_ms(100))
+		if (w == WAKE_SIGNAL)
 			break;
-		now = now_ms();
-		t->elapsed_s = (now - ((uint64_t)t->t0.tv_sec * 1000 +
-				       t->t0.tv_nsec / 1000000)) / 1000;
+		if (w == WAKE_WATCH)
+			drain_stop_watch(t);
+		else if (w == WAKE_WATCH_BROKEN)
+			close_stop_watch(t);
+		now = now_ns();
+		t->elapsed_s = (now - t0) / 1000000000ULL;
+		over = end && now >= end;
 		if (tool_instance_off(t))
 			t->stopped = true;
-		if (now >= next_tick || t->stopped ||
-		    (end_ms && now >= end_ms)) {
-			next_tick += 1000;
-			if (next_tick < now)
-				next_tick = now + 1000;
+		if (now >= next_tick || t->stopped || over) {
+			next_tick = osn_next_tick(next_tick, TICK_NS, now);
 			if (osn_tool_read(t)) {
 				snprintf(err, sizeof(err), "cannot read instance %s",
 					 ops->instance);
@@ -548,7 +670,7 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 			if (!t->stopped && ops->tick)
 				ops->tick(t);
 		}
-		if (t->stopped || (end_ms && now >= end_ms))
+		if (t->stopped || over)
 			break;
 	}
 end:
@@ -597,6 +719,9 @@ out:
 		tracefs_instance_free(t->inst);
 	if (t->tinst)
 		tracefs_instance_free(t->tinst);
+	close_stop_watch(t);	/* an open trace_pipe keeps its instance */
+	if (t->winst)
+		tracefs_instance_free(t->winst);
 	osn_decoder_free(&t->dec);
 	if (session && osn_session_end(&t->session, cerr, sizeof(cerr))) {
 		fprintf(stderr, "osn: could not restore everything: %s (run 'osn cleanup')\n",

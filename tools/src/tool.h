@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tool.h - what osn top and osn hist share: checks, the session (lock,
- * knobs), instances and events, warm-up, the one-second loop, stop
- * detection and explanation, saving the trace, and undoing everything.
+ * knobs), instances and events, warm-up, the one-second loop (asleep
+ * between ticks), stop detection and explanation, saving the trace, and
+ * undoing everything.
  * Each command plugs in with struct osn_tool_ops (like rtla's tool_ops).
  */
 #ifndef OSN_TOOL_H
@@ -53,6 +54,8 @@ struct osn_tool {
 	struct osn_session session;
 	struct tracefs_instance *inst;	/* the tool's instance */
 	struct tracefs_instance *tinst;	/* -t's instance, or NULL */
+	struct tracefs_instance *winst;	/* the stop watch's, or NULL */
+	int watch_fd;			/* its trace_pipe, or -1 */
 	struct osn_decoder dec;
 
 	bool collecting;		/* warm-up over */
@@ -86,7 +89,7 @@ void osn_tool_report_info(const struct osn_tool *t,
 /* Open the --json destination (stdout or the file); NULL with @err. */
 FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen);
 int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen);
-/* Sleep @ms milliseconds unless interrupted; false if interrupted. */
+/* Sleep @ms milliseconds unless a handled signal comes; false if one did. */
 bool osn_tool_sleep_ms(unsigned ms);
 
 #endif

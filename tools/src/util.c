@@ -388,3 +388,35 @@ const char *osn_softirq_name(int vec)
 		return "?";
 	return names[vec];
 }
+
+uint64_t osn_end_ns(uint64_t start_ns, uint64_t duration_s)
+{
+	if (!duration_s)
+		return 0;
+	if (duration_s > (UINT64_MAX - start_ns) / 1000000000ULL)
+		return UINT64_MAX;
+	return start_ns + duration_s * 1000000000ULL;
+}
+
+uint64_t osn_next_tick(uint64_t tick_ns, uint64_t period_ns, uint64_t now_ns)
+{
+	uint64_t next = tick_ns + period_ns;
+
+	if (next < tick_ns || next <= now_ns)	/* overflowed, or late */
+		next = now_ns + period_ns;
+	return next;
+}
+
+uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns)
+{
+	return end_ns && end_ns < tick_ns ? end_ns : tick_ns;
+}
+
+void osn_timeout_until(uint64_t now_ns, uint64_t deadline_ns,
+		       struct timespec *ts)
+{
+	uint64_t left = deadline_ns > now_ns ? deadline_ns - now_ns : 0;
+
+	ts->tv_sec = (time_t)(left / 1000000000ULL);
+	ts->tv_nsec = (long)(left % 1000000000ULL);
+}

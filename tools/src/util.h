@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define OSN_MAX_CPUS	4096
 
@@ -97,6 +98,25 @@ void osn_format_us3(uint64_t ns, char *buf, size_t len);
 
 /* Softirq vector -> name (HI, TIMER, ...), "?" when unknown. */
 const char *osn_softirq_name(int vec);
+
+/*
+ * Pacing of a run's loop, in CLOCK_MONOTONIC ns: it sleeps until the
+ * next moment something is due (the next read/refresh tick, the end of
+ * -d), never in fixed slices.
+ */
+/* The end of a run of @duration_s from @start_ns; 0 (none) for 0, saturated. */
+uint64_t osn_end_ns(uint64_t start_ns, uint64_t duration_s);
+/*
+ * The tick after the one at @tick_ns, handled at @now_ns: one @period_ns
+ * later, or @period_ns after @now_ns when that has already passed (a late
+ * tick is not caught up with a burst of reads).
+ */
+uint64_t osn_next_tick(uint64_t tick_ns, uint64_t period_ns, uint64_t now_ns);
+/* When to wake next: the earlier of @tick_ns and @end_ns (0: no end). */
+uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns);
+/* @deadline_ns - @now_ns as a timeout for ppoll; zero once it has passed. */
+void osn_timeout_until(uint64_t now_ns, uint64_t deadline_ns,
+		       struct timespec *ts);
 
 /* strlcpy-alike that always terminates. */
 void osn_strlcpy(char *dst, const char *src, size_t len);

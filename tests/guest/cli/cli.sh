@@ -40,7 +40,7 @@ cli_knobs() {
 
 # cli_instances: the CLI's tracefs instances that exist now.
 cli_instances() {
-	ls "$TFS/instances" 2>/dev/null | grep -E '^osn_(top|hist|trace)$'
+	ls "$TFS/instances" 2>/dev/null | grep -E '^osn_(top|hist|trace|stop)$'
 }
 
 # cli_osn_enabled: instances (or "top") where an osn event is enabled.
