@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-matrix.sh [--long] [--result FILE] [KERNEL...] - the guest suite on
-# every kernel of the matrix (default: 6.1 6.12 6.1-rt 6.12-rt), one after
-# the other (each VM gets the machine's cores).  Filters, vCPUs, timeouts:
-# see run-kernel.sh (OSN_TESTS_FILTER, OSN_VM_SMP, OSN_VM_TIMEOUT, ...).
+# every kernel of the matrix (default: 6.1 6.12 6.1-rt 6.12-rt).  A VM
+# runs single-threaded TCG (one host core, see run-kernel.sh), so
+# OSN_VM_JOBS kernels run at once (default: the host's cores, at most 2;
+# 1 runs them one after the other).  Each kernel's output is printed as a
+# block when it ends.  Filters, vCPUs, timeouts: see run-kernel.sh
+# (OSN_TESTS_FILTER, OSN_VM_SMP, OSN_VM_TIMEOUT, ...).
 # Prints a per-kernel summary with wall times and ends with
 # "N passed, N failed, N skipped"; --result FILE gets
 # "pass=N fail=N skip=N".  Exit status 0 only if every kernel passed.
@@ -43,10 +46,32 @@ if [ -e "$OSN_ROOT/tools/Makefile" ]; then
 fi
 export OSN_VM_NO_TOOLS=1
 
+njobs=${OSN_VM_JOBS:-$(nproc)}
+[ "$njobs" -ge 1 ] 2>/dev/null || die "OSN_VM_JOBS: '$njobs' is not a positive number"
+[ "$njobs" -le 2 ] || [ -n "${OSN_VM_JOBS:-}" ] || njobs=2
+
+# run_one K OUT: the whole run of kernel K, its output into OUT.
+run_one() {
+	"$OSN_ROOT/tests/vm/run-kernel.sh" "${long[@]}" "$1" >"$2" 2>&1
+}
+
+# Start every kernel, at most $njobs at a time; remember their outputs.
+declare -A outs pids
 for k in "$@"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do
+		wait -n 2>/dev/null || true
+	done
+	outs[$k]=$(mktemp "$OSN_BUILD/vm/.out-$k.XXXXXX")
+	note "starting $k ($(date -u +%H:%M:%S))"
+	run_one "$k" "${outs[$k]}" &
+	pids[$k]=$!
+done
+
+for k in "$@"; do
+	wait "${pids[$k]}" 2>/dev/null || true
+	out=${outs[$k]}
 	echo "==== $k ===="
-	out=$(mktemp "$OSN_BUILD/vm/.out-$k.XXXXXX")
-	"$OSN_ROOT/tests/vm/run-kernel.sh" "${long[@]}" "$k" 2>&1 | tee "$out"
+	cat "$out"
 	line=$(grep '^OSN-RESULT ' "$out" | tail -n 1)
 	rm -f "$out"
 	if [ -z "$line" ]; then
