@@ -8,11 +8,6 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
-# Known problem: a full-suite run on 6.1-rt hung the guest (no console
-# output for 180 s) during this test; the engine-only runs had passed.
-# Until the cause (injector NMI IPI, osn's NMI path or TCG) is found, it
-# is not run on PREEMPT_RT.
-[ "${OSN_RT:-0}" = 1 ] && skip "NMI injection hung a 6.1-rt guest once: not run on PREEMPT_RT until understood"
 inject_load
 eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
 eng_instance osn_nmi nmi_noise sample

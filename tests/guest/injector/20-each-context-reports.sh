@@ -12,11 +12,7 @@ COUNT=50
 DUR=200
 CPU=1
 
-# The nmi context hung a 6.1-rt guest once (see engine/25-attrib-nmi):
-# not on PREEMPT_RT until understood.
-ctxs="irq softirq thread ipi nmi"
-[ "${OSN_RT:-0}" = 1 ] && ctxs="irq softirq thread ipi"
-for ctx in $ctxs; do
+for ctx in irq softirq thread ipi nmi; do
 	echo 0 >"$inst/tracing_on"
 	echo 0 >"$inst/events/enable"
 	: >"$inst/trace"
