@@ -278,11 +278,13 @@ def build(data, info, args):
           'guest': info, 'repeats': args.repeats, 'quick': bool(int(args.quick or 0)),
           'vm_status': args.vm_status, 'seconds': args.seconds, 'host_load': args.host_load,
           'host_cpus': args.host_cpus, 'commit': args.commit, 'qemu': args.qemu,
+          'tcg_thread': args.tcg,
           'figures': []}
     has_up = any('up' in d or 'rtla' in d for d in data.values())
     bname = 'upstream' if has_up else 'upstream (not on this kernel)'
     md = []
-    md.append(f"Kernel **{args.kernel}** ({info.get('kernel', '?')}), QEMU TCG, "
+    md.append(f"Kernel **{args.kernel}** ({info.get('kernel', '?')}), QEMU TCG "
+              f"({args.tcg}-threaded), "
               f"{info.get('cpus', '?')} vCPUs, clocksource {info.get('clocksource', '?')}; "
               f"{args.repeats} repeat(s){', quick' if args.quick == '1' else ''}; "
               f"osn {args.commit}; {js['date']}; host: {args.host_cpus} CPUs, "
@@ -388,6 +390,7 @@ def main():
     ap.add_argument('--host-cpus', default='?')
     ap.add_argument('--commit', default='?')
     ap.add_argument('--qemu', default='?')
+    ap.add_argument('--tcg', default='?')
     ap.add_argument('logs', nargs='*')
     args = ap.parse_args()
     if args.update_doc:

@@ -90,6 +90,7 @@ for K in "${kernels[@]}"; do
 		--quick "$quick" --vm-status "$vrc" --seconds "$secs" \
 		--host-load "$load0 -> $load1" --host-cpus "$(nproc)" --commit "$commit" \
 		--qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
+		--tcg "${OSN_VM_TCG_THREAD:-single}" \
 		--md "$kout/results.md" --json "$kout/results.json" \
 		"$kout/run.log" "$host"; then
 		cp "$kout/results.md" "$out/results.md"
