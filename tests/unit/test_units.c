@@ -151,6 +151,22 @@ TEST(pacing)
 	CHECK_EQ(osn_end_ns(t0, UINT64_MAX / SEC), UINT64_MAX);
 	CHECK_EQ(osn_end_ns(UINT64_MAX - 5, 1), UINT64_MAX);
 
+	/* reading interval: a quarter of the buffer's worth of periods */
+	CHECK_EQ(osn_drain_interval_ns(1024, 1000000, 256, SEC, 60 * SEC),
+		 60 * SEC);			/* 1024 periods of 1 s: capped */
+	CHECK_EQ(osn_drain_interval_ns(1024, 10000, 256, SEC, 60 * SEC),
+		 10240 * 1000000ULL);		/* 1024 x 10 ms */
+	CHECK_EQ(osn_drain_interval_ns(1024, 500, 256, SEC, 60 * SEC),
+		 SEC);				/* 1 s floor */
+	CHECK_EQ(osn_drain_interval_ns(4, 1000000, 256, SEC, 60 * SEC),
+		 4 * SEC);			/* 16 events / 4 */
+	CHECK_EQ(osn_drain_interval_ns(0, 1000000, 256, SEC, 60 * SEC), SEC);
+	CHECK_EQ(osn_drain_interval_ns(1024, 1000000, 0, SEC, 60 * SEC), SEC);
+	CHECK_EQ(osn_drain_interval_ns(UINT64_MAX / 1024, UINT64_MAX, 1, SEC,
+				       60 * SEC), 60 * SEC);	/* saturates */
+	CHECK_EQ(osn_drain_interval_ns(UINT64_MAX, 1, 1, SEC, 60 * SEC),
+		 60 * SEC);			/* buffer_kb * 1024 saturates */
+
 	/* the next tick: a period on, or a period after a late one */
 	CHECK_EQ(osn_next_tick(t0, SEC, t0), t0 + SEC);
 	CHECK_EQ(osn_next_tick(t0, SEC, t0 + 300), t0 + SEC);

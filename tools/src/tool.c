@@ -19,6 +19,8 @@
 #define TRACE_INSTANCE	"osn_trace"
 #define STOP_INSTANCE	"osn_stop"	/* the stop watch (see setup_stop_watch) */
 #define TICK_NS		1000000000ULL	/* read, and refresh, once a second */
+#define MAX_READ_NS	(60 * TICK_NS)	/* hist: longest gap between reads */
+#define SAMPLE_BYTES	256		/* osn:sample in the buffer, rounded up */
 
 static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -379,6 +381,31 @@ static void drain_stop_watch(struct osn_tool *t)
 	close_stop_watch(t);
 }
 
+/*
+ * How often collection reads the tool's instance: every tick when
+ * something must be seen at once (top's refresh, every osn event kept to
+ * explain a stop), else often enough that the per-period summaries never
+ * fill more than a quarter of the buffer.
+ */
+static uint64_t read_interval(struct osn_tool *t)
+{
+	unsigned long long kb;
+	const char *ex;
+	char *s;
+
+	if (t->ops->tick || t->stop_armed)
+		return TICK_NS;
+	s = tracefs_instance_file_read(t->inst, "buffer_size_kb", NULL);
+	if (!s)
+		return TICK_NS;
+	/* "7 (expanded: 1408)" until the buffer is first used */
+	ex = strstr(s, "expanded:");
+	kb = strtoull(ex ? ex + strlen("expanded:") : s, NULL, 10);
+	free(s);
+	return osn_drain_interval_ns(kb, t->p->period_us, SAMPLE_BYTES,
+				     TICK_NS, MAX_READ_NS);
+}
+
 static int setup_instances(struct osn_tool *t, char *err, size_t errlen)
 {
 	const struct osn_params *p = t->p;
@@ -633,7 +660,11 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	t->collecting = true;
 	clock_gettime(CLOCK_MONOTONIC, &t->t0);
 	t0 = (uint64_t)t->t0.tv_sec * 1000000000ULL + (uint64_t)t->t0.tv_nsec;
-	next_tick = t0 + TICK_NS;
+	t->read_ns = read_interval(t);
+	if (p->debug)
+		fprintf(stderr, "osn: debug: reading every %llu ms\n",
+			(unsigned long long)(t->read_ns / 1000000));
+	next_tick = t0 + t->read_ns;
 	end = osn_end_ns(t0, p->duration_s);
 
 	/*
@@ -660,7 +691,7 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 		if (tool_instance_off(t))
 			t->stopped = true;
 		if (now >= next_tick || t->stopped || over) {
-			next_tick = osn_next_tick(next_tick, TICK_NS, now);
+			next_tick = osn_next_tick(next_tick, t->read_ns, now);
 			if (osn_tool_read(t)) {
 				snprintf(err, sizeof(err), "cannot read instance %s",
 					 ops->instance);

@@ -30,7 +30,12 @@ struct osn_tool_ops {
 	int (*start)(struct osn_tool *t, char *err, size_t errlen);
 	/* An osn event of a measured CPU, during collection. */
 	void (*on_event)(struct osn_tool *t, const struct osn_event *ev);
-	/* Once a second during collection (top: refresh). */
+	/*
+	 * Once a second during collection (top: refresh).  Without it (hist)
+	 * and without a stop condition, the buffer only holds the per-period
+	 * summaries: it is read as seldom as its size allows (up to once a
+	 * minute), as rtla osnoise hist, which reads nothing until the end.
+	 */
 	void (*tick)(struct osn_tool *t);
 	/* Collection is over; tracefs is still set up (hist: read it). */
 	int (*finish)(struct osn_tool *t, char *err, size_t errlen);
@@ -67,6 +72,7 @@ struct osn_tool {
 	struct osn_explanation why;
 	bool have_why;
 
+	uint64_t read_ns;		/* how often collection reads */
 	uint64_t lost;			/* ring buffer overruns/drops */
 	uint64_t missed;		/* records reported missing */
 	uint64_t periods_seen;

@@ -407,6 +407,26 @@ uint64_t osn_next_tick(uint64_t tick_ns, uint64_t period_ns, uint64_t now_ns)
 	return next;
 }
 
+uint64_t osn_drain_interval_ns(uint64_t buffer_kb, uint64_t period_us,
+			       uint64_t event_bytes, uint64_t min_ns,
+			       uint64_t max_ns)
+{
+	uint64_t events, ns;
+
+	if (!event_bytes)
+		return min_ns;
+	events = (buffer_kb > UINT64_MAX / 1024 ? UINT64_MAX : buffer_kb * 1024) /
+		 event_bytes / 4;
+	/* events * period in ns, saturated */
+	if (period_us && events > UINT64_MAX / 1000 / period_us)
+		ns = UINT64_MAX;
+	else
+		ns = events * period_us * 1000;
+	if (ns < min_ns)
+		return min_ns;
+	return ns > max_ns ? max_ns : ns;
+}
+
 uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns)
 {
 	return end_ns && end_ns < tick_ns ? end_ns : tick_ns;

@@ -112,6 +112,15 @@ uint64_t osn_end_ns(uint64_t start_ns, uint64_t duration_s);
  * tick is not caught up with a burst of reads).
  */
 uint64_t osn_next_tick(uint64_t tick_ns, uint64_t period_ns, uint64_t now_ns);
+/*
+ * How often a tool that only needs the per-period summaries must read its
+ * buffer so that it never fills past a quarter: the time @buffer_kb per
+ * CPU takes to fill with one @event_bytes summary every @period_us, a
+ * quarter of it, kept within [@min_ns, @max_ns].
+ */
+uint64_t osn_drain_interval_ns(uint64_t buffer_kb, uint64_t period_us,
+			       uint64_t event_bytes, uint64_t min_ns,
+			       uint64_t max_ns);
 /* When to wake next: the earlier of @tick_ns and @end_ns (0: no end). */
 uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns);
 /* @deadline_ns - @now_ns as a timeout for ppoll; zero once it has passed. */
