@@ -658,8 +658,7 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	if (ops->start && ops->start(t, err, sizeof(err)))
 		goto out;
 	t->collecting = true;
-	clock_gettime(CLOCK_MONOTONIC, &t->t0);
-	t0 = (uint64_t)t->t0.tv_sec * 1000000000ULL + (uint64_t)t->t0.tv_nsec;
+	t->t0_ns = t0 = now_ns();
 	t->read_ns = read_interval(t);
 	if (p->debug)
 		fprintf(stderr, "osn: debug: reading every %llu ms\n",
@@ -668,10 +667,10 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	end = osn_end_ns(t0, p->duration_s);
 
 	/*
-	 * Asleep until the next tick (read, refresh), the end of -d, a
-	 * signal or the stop watch: one wake-up a second.  A stop is also
-	 * seen at the tick (the instance turned off, or osn:stop read), as
-	 * when there is no stop watch.
+	 * Asleep until the next tick (read, refresh: once a second, or as
+	 * seldom as read_interval() allows), the end of -d, a signal or the
+	 * stop watch.  A stop is also seen at the tick (the instance turned
+	 * off, or osn:stop read), as when there is no stop watch.
 	 */
 	while (!osn_interrupted) {
 		enum wake w = wait_until(osn_next_deadline(next_tick, end),
@@ -708,13 +707,8 @@ end:
 	/* the last events (the stop and what led to it) */
 	osn_tool_read(t);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
-	if (t->collecting) {
-		struct timespec now;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		t->elapsed_s = now.tv_sec - t->t0.tv_sec -
-			(now.tv_nsec < t->t0.tv_nsec ? 1 : 0);
-	}
+	if (t->collecting)
+		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
 	if (t->stopped)
 		explain(t);
 	if (ops->finish && ops->finish(t, err, sizeof(err)))

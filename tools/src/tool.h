@@ -76,7 +76,7 @@ struct osn_tool {
 	uint64_t lost;			/* ring buffer overruns/drops */
 	uint64_t missed;		/* records reported missing */
 	uint64_t periods_seen;
-	struct timespec t0;
+	uint64_t t0_ns;			/* collection began (CLOCK_MONOTONIC) */
 	uint64_t elapsed_s;
 	FILE *text;			/* stdout, or stderr with --json on stdout */
 	FILE *json_f;			/* --json=FILE, opened before the run */
