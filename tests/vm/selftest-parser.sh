@@ -4,7 +4,8 @@
 # selftest-parser.sh - unit test of parse-log.sh, the judge of guest runs.
 # Proves that a kernel WARN (real logs captured from the 6.1 and 6.12
 # guests with a module that WARNs at init), BUG, Oops, lockdep, hung task,
-# RCU stall, a W taint, a crash (no OSN-GUEST-DONE) and failing tests are
+# RCU stall, a W taint, a crash (no OSN-GUEST-DONE), a hang dumped by the
+# NMI of the watchdog (panic and D-state tasks shown once) and failing tests are
 # caught, and that innocent lines (test output that mentions WARNING/BUG,
 # hrtimer/clocksource notes, module taint notes) are not.
 # Ends with "N passed, N failed".
@@ -117,6 +118,48 @@ printf '%s\n' '[  461.311046] rcu: INFO: rcu_preempt self-detected stall on CPU'
 	'[  461.824181] Call Trace:' >>"$tmp/hang"
 check "hang: kernel lines on the console are judged" "$tmp/hang" 1 \
 	"pass=1 fail=2 skip=0 status=FAIL" 'self-detected stall'
+
+# Hang caught by the watchdog's NMI: the guest panics, then dumps every
+# task and replays its log (panic_print).  One problem line (the panic),
+# the panic's own stack once, and the D-state tasks summarized.
+awk '/OSN-TEST: PASS injector\/20/ { exit } { print }' "$clean" >"$tmp/nmi"
+cat >>"$tmp/nmi" <<'LOG'
+OSN-HOST: watchdog: sending an NMI to the hung guest for its stacks
+[  316.004098] Uhhuh. NMI received for unknown reason 31 on CPU 0.
+[  316.016201] Kernel panic - not syncing: NMI: Not continuing
+[  316.016976] Call Trace:
+[  316.018495]  <NMI>
+[  316.020418]  unknown_nmi_error.cold+0x3b/0x49
+[  316.027021]  </NMI>
+[  316.027042]  <TASK>
+[  316.027071]  asm_exc_int3+0x35/0x40
+[  316.027084] RIP: 0010:__schedule+0x1d4/0xa70
+[  316.028095]  </TASK>
+[  316.100000] task:cpuhp/1         state:D stack:0     pid:24    ppid:2      flags:0x00004000
+[  316.100001] Call Trace:
+[  316.100002]  <TASK>
+[  316.100003]  __schedule+0x364/0xa70
+[  316.100004]  ? smpboot_register_percpu_thread+0xf0/0xf0
+[  316.100005]  kthread_stop+0x66/0x210
+[  316.100006]  osn_cpu_offline+0x28/0x40 [osn]
+[  316.100007]  </TASK>
+[  316.200000] Kernel panic - not syncing: NMI: Not continuing
+[  316.200001] Call Trace:
+LOG
+check "NMI dump of a hang: one problem line" "$tmp/nmi" 1 \
+	"pass=1 fail=2 skip=0 status=FAIL" 'kernel log shows 1 problem line'
+check "NMI dump of a hang: the panic's stack" "$tmp/nmi" 1 "" \
+	'panic report:'
+check "NMI dump of a hang: D-state tasks summarized" "$tmp/nmi" 1 "" \
+	'D cpuhp/1: __schedule kthread_stop osn_cpu_offline'
+if [ "$(grep -c 'Kernel panic - not syncing' "$tmp/out")" = 2 ]; then
+	echo "ok - NMI dump of a hang: the replayed panic is not reported again"
+	pass=$((pass + 1))
+else
+	echo "not ok - NMI dump of a hang: panic lines in the report:"
+	sed 's/^/    /' "$tmp/out"
+	fail=$((fail + 1))
+fi
 
 # Test output may say anything: only the dmesg section is judged.
 sed '/^OSN-TEST-BEGIN injector\/30/a\
