@@ -9,7 +9,9 @@
 #   make check                every test: host unit tests (plain, ASan+UBSan)
 #                             and the guest suite on the VM kernel matrix
 #   make check-host           only the host unit tests
-#   make check-vm [KERNELS="6.1 6.12 6.1-rt 6.12-rt"]
+#   make check-vm [KERNELS="6.1 forky-rt ..."]  the guest suite on some kernels
+#   make module-for KERNEL=K  build/modules/K/osn.ko (+ the test injector) for a
+#                             kernel of the matrix, with its release's toolchain
 #   make demo                 boot a Debian kernel in QEMU and show osn top
 #   make bench                benchmark against upstream osnoise (6.1-rt VM)
 #   make sparse / make W1     static checks of the module
@@ -17,12 +19,14 @@
 KDIR	?= /lib/modules/$(shell uname -r)/build
 PREFIX	?= /usr/local
 DESTDIR	?=
-KERNELS	?= 6.1 6.12 6.1-rt 6.12-rt
+# The matrix (tests/vm/common.sh): Debian 11 bullseye, 12 bookworm (+ its
+# 6.12 backport), 13 trixie and forky (testing), generic and PREEMPT_RT.
+KERNELS	?= 6.1 6.12 6.1-rt 6.12-rt 5.10 5.10-rt trixie trixie-rt forky forky-rt
 
 export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
-	check check-host check-vm demo bench soak sparse W1 deps
+	check check-host check-vm demo bench soak sparse W1 deps module-for
 
 all: module tools
 
@@ -57,7 +61,14 @@ check-host:
 check-vm:
 	tests/vm/run-matrix.sh $(KERNELS)
 
+module-for:
+	@test -n "$(KERNEL)" || { echo "usage: make module-for KERNEL=<one of: $(KERNELS)>" >&2; exit 2; }
+	tests/vm/build-module.sh $(KERNEL)
+
+# Every test on every kernel: a test filter would make a partial run look
+# like a whole one.
 check:
+	@test -z "$(OSN_TESTS_FILTER)" || { echo "make check runs every test: unset OSN_TESTS_FILTER (use make check-vm to run some)" >&2; exit 2; }
 	tests/run-all.sh $(KERNELS)
 
 demo:

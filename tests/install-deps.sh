@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-deps.sh [--kernels "6.1 6.12 6.1-rt 6.12-rt"] [--no-kernels]
+# install-deps.sh [--kernels "6.1 5.10-rt ..."] [--no-kernels]
 #
 # Installs everything osn's build and tests need on Debian 12 (idempotent;
 # run as root or through sudo: `sudo tests/install-deps.sh`):
@@ -10,10 +10,14 @@
 #   - VM bench: kmod, cpio, busybox-static, qemu-system-x86, xz-utils,
 #     zstd; tools copied into the guest: jq, rtla, rt-tests (oslat,
 #     cyclictest), stress-ng
-#   - for each kernel of the matrix: its headers (linux-headers-<suffix>,
-#     resolved by apt through Debian's metapackages, never an ABI number)
-#     and its vmlinuz, downloaded and extracted without installing the
-#     image (tests/vm/fetch-kernel.sh; no initramfs generation).
+#   - for each other Debian release of the matrix (bullseye, trixie, forky
+#     on a bookworm host): a minimal chroot of it with its own gcc, kbuild,
+#     kernel headers and rtla (tests/vm/make-root.sh, build/roots/)
+#   - for each kernel of the matrix (default: all ten): its headers
+#     (linux-headers-<suffix>, resolved by apt through Debian's
+#     metapackages, never an ABI number), in the host or in its release's
+#     chroot, and its vmlinuz, downloaded and extracted without installing
+#     the image (tests/vm/fetch-kernel.sh; no initramfs generation).
 # Prints what it did.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,10 +51,16 @@ export INITRD=No
 t0=$(now_s)
 pkgs=(build-essential make pkg-config kmod cpio busybox-static qemu-system-x86
 	xz-utils zstd libtracefs-dev libtraceevent-dev libproc2-dev sparse
-	rt-tests stress-ng rtla jq)
+	rt-tests stress-ng rtla jq debootstrap)
 hdrs=()
+rels=()
 for k in $kernels; do
-	hdrs+=("linux-headers-$(kernel_suffix "$k")")
+	if [ -z "$(kernel_userland "$k")" ]; then
+		hdrs+=("linux-headers-$(kernel_suffix "$k")")
+	else
+		r=$(kernel_release "$k")
+		case " ${rels[*]} " in *" $r "*) ;; *) rels+=("$r") ;; esac
+	fi
 done
 
 echo "install-deps: apt-get update"
@@ -78,15 +88,34 @@ apt_install --no-upgrade "${pkgs[@]}"
 # after apt-get update (then its headers get installed).
 [ ${#hdrs[@]} = 0 ] || apt_install "${hdrs[@]}"
 
+# Chroots of the other releases, all at once (the mirror is the bottleneck).
+if [ ${#rels[@]} -gt 0 ]; then
+	echo "install-deps: chroots for ${rels[*]} in ${OSN_ROOTS#"$OSN_ROOT"/}"
+	pids=()
+	for r in "${rels[@]}"; do
+		"$here/vm/make-root.sh" "$r" &
+		pids+=($!)
+	done
+	rc=0
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ $rc = 0 ] || die "a chroot could not be made (see above)"
+fi
+
 for k in $kernels; do
 	suffix=$(kernel_suffix "$k")
-	echo "install-deps: $k: headers $(resolve_meta "linux-headers-$suffix"), image $(resolve_meta "linux-image-$suffix")"
+	echo "install-deps: $k ($(kernel_release "$k")): headers $(resolve_meta "$k" "linux-headers-$suffix"), image $(resolve_meta "$k" "linux-image-$suffix")"
 done
 
 if [ $fetch = 1 ] && [ -n "$kernels" ]; then
 	echo "install-deps: fetching kernel images into ${OSN_KCACHE#"$OSN_ROOT"/}"
-	# shellcheck disable=SC2086
-	"$here/vm/fetch-kernel.sh" $kernels
+	pids=()
+	for k in $kernels; do
+		"$here/vm/fetch-kernel.sh" "$k" &
+		pids+=($!)
+	done
+	rc=0
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ $rc = 0 ] || die "a kernel could not be fetched (see above)"
 	# The tree belongs to whoever ran sudo: keep build/ writable for them.
 	if [ -n "${SUDO_UID:-}" ]; then
 		chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$OSN_BUILD" 2>/dev/null || true
@@ -94,9 +123,9 @@ if [ $fetch = 1 ] && [ -n "$kernels" ]; then
 fi
 
 for k in $kernels; do
-	hp=$(resolve_meta "linux-headers-$(kernel_suffix "$k")")
 	kv=$(cat "$OSN_KCACHE/$k/kver" 2>/dev/null || echo "not fetched")
-	printf 'install-deps: %-8s vmlinuz %-26s headers %s\n' "$k" "$kv" \
-		"$([ -e "/usr/src/$hp/Makefile" ] && echo "/usr/src/$hp" || echo "MISSING ($hp)")"
+	hp=$(kernel_userland "$k")/usr/src/linux-headers-$kv
+	printf 'install-deps: %-9s vmlinuz %-28s headers %s\n' "$k" "$kv" \
+		"$([ -e "$hp/Makefile" ] && echo "${hp#"$OSN_ROOT"/}" || echo "MISSING ($hp)")"
 done
 echo "install-deps: done in $(($(now_s) - t0))s"

@@ -20,7 +20,7 @@ vres=$OSN_BUILD/vm-result
 rm -f "$hres" "$vres"
 
 echo "======== host tests ========"
-"$here/run-host.sh" --result "$hres" "$@"
+"$here/run-host.sh" --result "$hres"
 th=$(($(now_s) - t0))
 echo
 echo "======== VM matrix: $* ========"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-host.sh [--result FILE] [KERNEL...] - the host-side tests:
+# run-host.sh [--result FILE] - the host-side tests:
 #   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
-#   - osn.ko and osn_inject.ko build warning-free with W=1 and sparse (C=2) against
-#     the headers of each KERNEL of the matrix that are installed
+# (osn.ko and osn_inject.ko are built with W=1 and sparse, with each kernel's
+# own release's toolchain, by tests/vm/build-module.sh as the first tests of
+# that kernel's guest run: tests/vm/run-kernel.sh.)
 # Robust to a partial tree: a missing part counts as nothing, not a crash.
 # Ends with "N passed, N failed, N skipped"; --result FILE gets
 # "pass=N fail=N skip=N".  Exit status 0 only if nothing failed.
@@ -22,7 +23,6 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
 
 tp=0 tf=0 ts=0
 log_dir=$OSN_BUILD/host
@@ -65,44 +65,6 @@ if [ -e "$OSN_ROOT/tools/Makefile" ] &&
 else
 	echo "== host: tools/ has no 'check' target yet: no CLI unit tests"
 fi
-
-# ---- module static checks: W=1 and sparse, per kernel of the matrix ------
-# static_check NAME SUBDIR: build a copy of $OSN_ROOT/SUBDIR (with include/
-# beside it, as in the tree) against each kernel's headers; any warning
-# fails.
-static_check() {
-	local name=$1 sub=$2 k hp hdr d c
-	[ -e "$OSN_ROOT/$sub/Kbuild" ] || return 0
-	for k in "${kernels[@]}"; do
-		check_kernel_name "$k"
-		hp=$(resolve_meta "linux-headers-$(kernel_suffix "$k")")
-		hdr=/usr/src/$hp
-		if [ -z "$hp" ] || [ ! -e "$hdr/Makefile" ]; then
-			echo "host: SKIP $name W=1/sparse on $k: headers not installed"
-			ts=$((ts + 1))
-			continue
-		fi
-		d=$log_dir/$name-$k
-		rm -rf "$d"
-		mkdir -p "$d/src"
-		cp -r "$OSN_ROOT/$sub" "$d/src/mod"
-		cp -r "$OSN_ROOT/include" "$d/src/include"
-		c=
-		command -v sparse >/dev/null && c=C=2
-		if make -C "$hdr" M="$d/src/mod" W=1 $c modules >"$d/build.log" 2>&1 &&
-		   ! grep -Eq 'warning:|error:' "$d/build.log"; then
-			echo "host: PASS $name W=1${c:+ sparse} on $k (${hp#linux-headers-})"
-			tp=$((tp + 1))
-		else
-			echo "host: FAIL $name W=1${c:+ sparse} on $k ($d/build.log):"
-			grep -E 'warning:|error:|\*\*\*' "$d/build.log" | head -n 20 | sed 's/^/  /'
-			tf=$((tf + 1))
-		fi
-	done
-}
-kernels=("$@")
-static_check osn kernel
-static_check injector tests/injector
 
 [ -n "$result" ] && echo "pass=$tp fail=$tf skip=$ts" >"$result"
 echo "host: $tp passed, $tf failed, $ts skipped"

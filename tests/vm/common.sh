@@ -5,20 +5,37 @@
 OSN_ROOT=${OSN_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 OSN_BUILD=${OSN_BUILD:-$OSN_ROOT/build}
 OSN_KCACHE=${OSN_KCACHE:-$OSN_BUILD/kernels}
-OSN_ALL_KERNELS="6.1 6.12 6.1-rt 6.12-rt"
+# Minimal chroots of the Debian releases other than the host's, one per
+# release (tests/vm/make-root.sh), where those releases' kernels are built.
+OSN_ROOTS=${OSN_ROOTS:-$OSN_BUILD/roots}
+# The matrix: Debian 11 bullseye (5.10), 12 bookworm (6.1, and 6.12 from
+# backports), 13 trixie (6.12), forky (testing: whatever it ships),
+# generic and PREEMPT_RT each.
+OSN_ALL_KERNELS="6.1 6.12 6.1-rt 6.12-rt 5.10 5.10-rt trixie trixie-rt forky forky-rt"
 
 die() { echo "osn-vm: $*" >&2; exit 2; }
 note() { echo "osn-vm: $*" >&2; }
 
+# Matrix name -> Debian release whose kernel (and toolchain) it is.
+kernel_release() {
+	case "$1" in
+	6.1|6.1-rt|6.12|6.12-rt)	echo bookworm ;;
+	5.10|5.10-rt)			echo bullseye ;;
+	trixie|trixie-rt)		echo trixie ;;
+	forky|forky-rt)			echo forky ;;
+	*)				return 1 ;;
+	esac
+}
+
 # Matrix name -> Debian metapackage suffix (linux-image-<suffix>,
-# linux-headers-<suffix>).  Never an ABI number: apt resolves it.
+# linux-headers-<suffix>) in that release.  Never an ABI number: apt
+# resolves it.
 kernel_suffix() {
 	case "$1" in
-	6.1)		echo amd64 ;;
 	6.12)		echo 6.12-amd64 ;;
-	6.1-rt)		echo rt-amd64 ;;
 	6.12-rt)	echo 6.12-rt-amd64 ;;
-	*)		return 1 ;;
+	*-rt)		kernel_release "$1" >/dev/null && echo rt-amd64 ;;
+	*)		kernel_release "$1" >/dev/null && echo amd64 ;;
 	esac
 }
 
@@ -27,11 +44,57 @@ check_kernel_name() {
 		die "unknown kernel '$1' (known: $OSN_ALL_KERNELS)"
 }
 
-# Concrete package a metapackage depends on, e.g.
-# linux-image-amd64 -> linux-image-6.1.0-56-amd64.
-resolve_meta() {
-	apt-cache depends "$1" 2>/dev/null |
-		awk '$1 == "Depends:" && index($2, "linux-") == 1 { print $2; exit }'
+# The host's own Debian release (codename).
+host_release() {
+	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
+}
+
+# The userland a kernel's module is built in: "" for the host's own
+# release, else the chroot of its release.
+kernel_userland() {
+	local rel
+	rel=$(kernel_release "$1") || return 1
+	[ "$rel" = "$(host_release)" ] && return 0
+	echo "$OSN_ROOTS/$rel"
+}
+
+# in_userland K CMD...: run CMD in kernel K's userland.  In a chroot, with
+# /proc mounted in a private mount namespace (7.x objtool reads
+# /proc/self/limits), so that nothing stays mounted when CMD ends.
+in_userland() {
+	local k=$1 r
+	shift
+	r=$(kernel_userland "$k") || return 1
+	if [ -z "$r" ]; then
+		"$@"
+		return
+	fi
+	[ -e "$r/.osn-ready" ] ||
+		die "$k: no $(kernel_release "$k") chroot at $r (run: sudo tests/install-deps.sh --kernels $k)"
+	as_root unshare -m --propagation private -- sh -c \
+		'mount -t proc proc "$0/proc" && exec chroot "$0" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root "$@"' \
+		"$r" "$@"
+}
+
+# apt in kernel K's userland.  Forky's Release file may be past its
+# Valid-Until on the mirror (testing is re-signed weekly).  INITRD=No:
+# Debian's headers may depend on the image, whose initramfs we never boot.
+k_apt() {	# K apt-get|apt-cache ARGS...
+	local k=$1 tool=$2
+	shift 2
+	in_userland "$k" env INITRD=No DEBIAN_FRONTEND=noninteractive \
+		"$tool" -o Acquire::Check-Valid-Until=false -o DPkg::Lock::Timeout=600 "$@"
+}
+
+# Concrete package a metapackage depends on, in kernel K's release, e.g.
+# 6.1 linux-image-amd64 -> linux-image-6.1.0-56-amd64.  Only a dependency
+# of the same kind counts: forky's linux-image-amd64 depends on
+# linux-base-amd64 first.
+resolve_meta() {	# K META
+	local kind
+	kind=$(echo "$2" | sed -n 's/^\(linux-[a-z]*-\).*/\1/p')
+	k_apt "$1" apt-cache depends "$2" 2>/dev/null |
+		awk -v kind="$kind" '$1 == "Depends:" && index($2, kind) == 1 { print $2; exit }'
 }
 
 # Run as root, or through sudo when not root.

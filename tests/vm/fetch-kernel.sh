@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # fetch-kernel.sh KERNEL... - get the vmlinuz of Debian kernels of the test
-# matrix (6.1 6.12 6.1-rt 6.12-rt) without installing them.
+# matrix (tests/vm/common.sh: OSN_ALL_KERNELS) without installing them.
 #
 # The concrete package is resolved through Debian's metapackage
-# (linux-image-<suffix> -> linux-image-<abi>-<flavour>), downloaded with
-# `apt-get download` into build/kernels/debs/ (or taken from apt's cache)
-# and only its /boot is extracted into build/kernels/<kernel>/ (a deb we
-# downloaded is removed afterwards):
+# (linux-image-<suffix> -> linux-image-<abi>-<flavour>) by the apt of the
+# kernel's own release (the host's, or its chroot's: make-root.sh),
+# downloaded with `apt-get download` (falling back to older ABIs of the
+# same series when the mirror lacks the newest), and only its /boot is
+# extracted into build/kernels/<kernel>/ (the deb is removed afterwards);
+# the headers of exactly that ABI are installed in the same userland:
 #   vmlinuz  kver (uname -r)  pkg (package name)  config  System.map
+#   want     the package the metapackage pointed at  release
 #   vmlinux  the decompressed ELF kernel: QEMU boots it directly through its
 #            PVH entry (CONFIG_PVH=y), which saves the ~7 s an emulated CPU
 #            spends decompressing bzImage on every boot.
@@ -51,19 +54,65 @@ ensure_vmlinux() {
 	fi
 }
 
+# Candidate image packages for K, best first: the one the metapackage
+# points at, then older ABIs of the same kernel series and flavour.  A
+# package can be in a suite's index and still be missing from the mirror
+# (seen: bullseye-security's 5.10.0-46-rt and -45-rt), so fetching falls
+# back to the next ABI, and takes the headers of the same ABI.
+candidates() {	# K PKG
+	local k=$1 pkg=$2 flavour series
+	echo "$pkg"
+	flavour=$(kernel_suffix "$k")
+	flavour=${flavour#6.12-}
+	series=$(echo "${pkg#linux-image-}" | sed -n 's/^\([0-9]*\.[0-9]*\)[.-].*/\1/p')
+	[ -n "$series" ] || return 0
+	k_apt "$k" apt-cache pkgnames linux-image- 2>/dev/null |
+		grep -E "^linux-image-${series//./\\.}[.-][0-9][^ ]*-${flavour}\$" |
+		{ [ "$flavour" = amd64 ] && grep -Ev -- '-(rt|cloud)-amd64$' || cat; } |
+		grep -vxF "$pkg" | sort -rV | head -n 4
+}
+
+# download K PKG DIR: the path of PKG's .deb in DIR (or apt's cache),
+# downloaded by the apt of K's release if needed; fails if the mirror
+# does not have it.
+download() {
+	local k=$1 c=$2 debs=$3 deb ul
+	ul=$(kernel_userland "$k")
+	deb=$(ls -t "$debs/${c}"_*.deb 2>/dev/null | head -n1 || true)
+	[ -z "$deb" ] && [ -z "$ul" ] &&
+		deb=$(ls -t /var/cache/apt/archives/"${c}"_*.deb 2>/dev/null | head -n1 || true)
+	if [ -z "$deb" ]; then
+		note "$k: downloading $c"
+		if [ -n "$ul" ]; then
+			k_apt "$k" apt-get download -q "$c" 2>&1 >/dev/null |
+				sed 's/^/    /' >&2 || true
+			# apt-get download writes into the current directory: the
+			# chroot's /.
+			mv "$ul/${c}"_*.deb "$debs/" 2>/dev/null || true
+		else
+			(cd "$debs" && { apt-get download -q -o APT::Sandbox::User=root "$c" ||
+				apt-get download -q "$c"; }) >&2 || true
+		fi
+		deb=$(ls -t "$debs/${c}"_*.deb 2>/dev/null | head -n1 || true)
+	fi
+	[ -n "$deb" ] && echo "$deb"
+}
+
 updated=0
 fetch_one() {
-	local k=$1 suffix pkg deb dir tmp kver
+	local k=$1 suffix pkg deb dir tmp kver ul c debs x f parts
 	check_kernel_name "$k"
 	suffix=$(kernel_suffix "$k")
+	ul=$(kernel_userland "$k")
 	dir=$OSN_KCACHE/$k
 	mkdir -p "$dir"
-	pkg=$(resolve_meta "linux-image-$suffix")
-	if [ -z "$pkg" ] && [ $updated = 0 ] && [ "$(id -u)" = 0 ]; then
+	rm -rf "$dir"/x.*	# left by an interrupted run
+	pkg=$(resolve_meta "$k" "linux-image-$suffix")
+	if [ -z "$pkg" ] && [ -z "$ul" ] && [ $updated = 0 ] && [ "$(id -u)" = 0 ]; then
 		note "linux-image-$suffix unknown to apt: apt-get update"
 		apt-get update -qq >&2 || true
 		updated=1
-		pkg=$(resolve_meta "linux-image-$suffix")
+		pkg=$(resolve_meta "$k" "linux-image-$suffix")
 	fi
 	if [ -z "$pkg" ]; then
 		# Offline and no apt lists: keep what we already have.
@@ -71,34 +120,81 @@ fetch_one() {
 			note "$k: apt cannot resolve linux-image-$suffix, using cached $(cat "$dir/pkg")"
 			return 0
 		fi
-		die "$k: cannot resolve linux-image-$suffix (run: sudo tests/install-deps.sh)"
+		die "$k: cannot resolve linux-image-$suffix in $(kernel_release "$k") (run: sudo tests/install-deps.sh --kernels $k)"
 	fi
-	if [ -s "$dir/vmlinuz" ] && [ "$(cat "$dir/pkg" 2>/dev/null)" = "$pkg" ]; then
-		note "$k: $pkg (cached)"
+	if [ -s "$dir/vmlinuz" ] && [ "$(cat "$dir/want" 2>/dev/null)" = "$pkg" ] &&
+	   [ -e "$ul/usr/src/linux-headers-$(cat "$dir/kver")/Makefile" ]; then
+		note "$k: $(cat "$dir/pkg") (cached)"
 		return 0
 	fi
-	deb=$(ls -t /var/cache/apt/archives/"${pkg}"_*.deb "$OSN_KCACHE/debs/${pkg}"_*.deb 2>/dev/null | head -n1 || true)
-	if [ -z "$deb" ]; then
-		note "$k: downloading $pkg"
-		(cd "$OSN_KCACHE/debs" && apt-get download -q -o APT::Sandbox::User=root "$pkg" >&2 ||
-			apt-get download -q "$pkg" >&2)
-		deb=$(ls -t "$OSN_KCACHE/debs/${pkg}"_*.deb | head -n1)
-	fi
-	note "$k: extracting /boot of $(basename "$deb")"
+	# Where the .deb goes: inside the chroot for another release's kernel
+	# (its apt downloads it), build/kernels/debs/ for the host's.
+	debs=$OSN_KCACHE/debs
+	[ -z "$ul" ] || debs=$ul/var/tmp/osn-debs
+	mkdir -p "$debs"
+	parts=()
+	for c in $(candidates "$k" "$pkg"); do
+		parts=()
+		deb=$(download "$k" "$c" "$debs") || {
+			note "$k: $c could not be downloaded from the mirror: trying the next ABI"
+			continue
+		}
+		parts=("$deb")
+		# Forky (7.x) splits the image: linux-image-ABI is a dependency
+		# package; vmlinuz is in linux-binary-ABI, config in linux-base-ABI.
+		for x in "linux-binary-${c#linux-image-}" "linux-base-${c#linux-image-}"; do
+			k_apt "$k" apt-cache show "$x" >/dev/null 2>&1 || continue
+			deb=$(download "$k" "$x" "$debs") || { parts=(); break; }
+			parts+=("$deb")
+		done
+		[ ${#parts[@]} -gt 0 ] && break
+	done
+	[ ${#parts[@]} -gt 0 ] || die "$k: no image package of $(kernel_release "$k")'s ${pkg} series could be downloaded"
 	tmp=$(mktemp -d "$dir/x.XXXXXX")
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" ./boot
-	kver=$(cd "$tmp/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | head -n1)
-	[ -n "$kver" ] || die "$k: no vmlinuz in $deb"
+	for deb in "${parts[@]}"; do
+		note "$k: extracting the kernel of $(basename "$deb")"
+		# Up to 6.x the kernel is /boot/vmlinuz-KVER; 7.x ships it as
+		# /usr/lib/modules/KVER/vmlinuz.  A pattern not in a package is
+		# not an error.
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/*' \
+			'./usr/lib/modules/*/vmlinuz' './usr/lib/modules/*/config' \
+			'./usr/lib/modules/*/System.map' 2>/dev/null || true
+	done
+	mkdir -p "$tmp/boot"
+	for f in "$tmp"/usr/lib/modules/*/vmlinuz; do
+		[ -e "$f" ] || continue
+		kver=$(basename "$(dirname "$f")")
+		for x in vmlinuz config System.map; do
+			[ -e "$tmp/usr/lib/modules/$kver/$x" ] &&
+				mv "$tmp/usr/lib/modules/$kver/$x" "$tmp/boot/$x-$kver"
+		done
+	done
+	kver=$(cd "$tmp/boot" && ls vmlinuz-* 2>/dev/null | sed 's/^vmlinuz-//' | head -n1)
+	[ -n "$kver" ] || die "$k: no vmlinuz in ${parts[*]}"
+	# The headers of exactly this ABI, in the kernel's own userland.
+	if [ ! -e "$ul/usr/src/linux-headers-$kver/Makefile" ]; then
+		if [ "$(id -u)" = 0 ]; then
+			note "$k: installing linux-headers-$kver"
+			k_apt "$k" apt-get install -y -q "linux-headers-$kver" >"$dir/headers.log" 2>&1 ||
+				{ tail -n 5 "$dir/headers.log" >&2; die "$k: cannot install linux-headers-$kver"; }
+		else
+			die "$k: linux-headers-$kver is not installed (run: sudo tests/install-deps.sh --kernels $k)"
+		fi
+	fi
 	cp "$tmp/boot/vmlinuz-$kver" "$dir/vmlinuz.new"
 	cp "$tmp/boot/config-$kver" "$dir/config" 2>/dev/null || true
 	cp "$tmp/boot/System.map-$kver" "$dir/System.map" 2>/dev/null || true
 	rm -rf "$tmp"
 	echo "$kver" >"$dir/kver"
-	echo "$pkg" >"$dir/pkg"
+	basename "${parts[0]}" | sed 's/_.*//' >"$dir/pkg"
+	echo "$pkg" >"$dir/want"
+	kernel_release "$k" >"$dir/release"
 	mv "$dir/vmlinuz.new" "$dir/vmlinuz"
 	# The deb is no longer needed once /boot is out (~100 MB each).
-	case "$deb" in "$OSN_KCACHE"/debs/*) rm -f "$deb" ;; esac
-	note "$k: $pkg -> $dir/vmlinuz (kernel $kver)"
+	for deb in "${parts[@]}"; do
+		case "$deb" in /var/cache/apt/*) ;; *) rm -f "$deb" ;; esac
+	done
+	note "$k: $(cat "$dir/pkg") -> $dir/vmlinuz (kernel $kver)"
 }
 
 for k in "$@"; do

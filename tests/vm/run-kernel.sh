@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-kernel.sh [--long] KERNEL [FILTER...] - run the guest suite on one
-# Debian kernel of the matrix (6.1 6.12 6.1-rt 6.12-rt) under QEMU TCG.
+# Debian kernel of the matrix (tests/vm/common.sh) under QEMU TCG.
 #
 #   tests/vm/run-kernel.sh 6.1                         every tests/guest/*/NN-*.sh
 #   tests/vm/run-kernel.sh 6.1 engine/                 only tests whose path has "engine/"
 #   tests/vm/run-kernel.sh 6.1-rt engine/10-foo.sh injector/
 #
 # Steps: fetch the kernel's vmlinuz (fetch-kernel.sh), build kernel/osn.ko
-# and tests/injector/osn_inject.ko against its headers in
-# build/vm/<kernel>/src/, build tools/osn (make -C tools), pack an
+# and tests/injector/osn_inject.ko with its release's toolchain
+# (build-module.sh: build/modules/<kernel>/), build tools/osn (make -C tools), pack an
 # initramfs (busybox, /init = guest-init.sh, modules, host binaries with
 # their libraries, tests/ at /osn/tests), boot it and parse the console
 # log (parse-log.sh).  Logs: build/vm/<kernel>/{console.log,build-*.log}.
@@ -71,10 +71,6 @@ t0=$(now_s)
 "$OSN_ROOT/tests/vm/fetch-kernel.sh" "$K" 2>&1 | sed 's/^/  /' >&2
 kdir=$OSN_KCACHE/$K
 kver=$(cat "$kdir/kver")
-hdr=/usr/src/linux-headers-$kver
-[ -e "$hdr/Makefile" ] || hdr=/lib/modules/$kver/build
-[ -e "$hdr/Makefile" ] ||
-	die "$K: no headers for $kver (run: sudo tests/install-deps.sh --kernels $K)"
 
 # One bench per kernel directory; a concurrent run of the same kernel (other
 # developer, same tree) gets its own directory instead of waiting.
@@ -105,55 +101,15 @@ host_fail() {	# name why
 }
 
 # ---- modules -------------------------------------------------------------
-src=$work/src
-# Copy the sources (never build artefacts: someone may have built in the
-# tree for another kernel) over the previous copy, keeping mtimes, so Kbuild
-# only rebuilds what changed; drop files deleted since.
-is_src() {	# find(1) predicate: not a build artefact
-	find "$@" -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod' \
-		! -name '*.mod.c' ! -name '.*' ! -name modules.order \
-		! -name Module.symvers ! -name '*.a' ! -path '*/.tmp*'
-}
-sync_src() {	# from to
-	[ -d "$1" ] || { rm -rf "$2"; return 0; }
-	mkdir -p "$2"
-	(cd "$1" && is_src . -print0 | tar -c --null -T -) | tar -x -C "$2"
-	(cd "$2" && is_src .) |
-		while IFS= read -r f; do [ -e "$1/$f" ] || rm -f "$2/$f"; done
-}
-sync_src "$OSN_ROOT/include" "$src/include"
-sync_src "$OSN_ROOT/kernel" "$src/kernel"
-sync_src "$OSN_ROOT/tests/injector" "$src/tests/injector"
-
+# Built with the kernel's own release's toolchain, W=1 and sparse; the
+# build's PASS/FAIL lines count as tests of this kernel.
 ko=$work/ko
 rm -rf "$ko"
 mkdir -p "$ko"
-build_mod() {	# dir name.ko label
-	local d=$1 m=$2 log=$work/build-${2%.ko}.log
-	if ! ls "$d"/*.c >/dev/null 2>&1 ||
-	   { [ ! -e "$d/Kbuild" ] && [ ! -e "$d/Makefile" ]; }; then
-		note "$K: $m: no sources yet, skipped"
-		return 0
-	fi
-	rm -f "$d/$m"
-	if make -C "$hdr" M="$d" W=1 -j"$(nproc)" modules >"$log" 2>&1 &&
-	   [ -e "$d/$m" ]; then
-		cp "$d/$m" "$ko/"
-		local w
-		w=$(grep -c 'warning:' "$log" || true)
-		if [ "$w" = 0 ]; then
-			note "$K: built $m"
-		else
-			note "$K: built $m with $w warnings (W=1, see $log)"
-		fi
-	else
-		note "$K: building $m FAILED ($log):"
-		grep -E 'error|Error|\*\*\*' "$log" | head -n 20 | sed 's/^/    /' >&2
-		host_fail "build/$m" "does not build against $kver (see $log)"
-	fi
-}
-build_mod "$src/kernel" osn.ko
-build_mod "$src/tests/injector" osn_inject.ko
+"$OSN_ROOT/tests/vm/build-module.sh" "$K" >>"$results" || true
+for m in osn.ko osn_inject.ko; do
+	[ -e "$OSN_BUILD/modules/$K/$m" ] && cp "$OSN_BUILD/modules/$K/$m" "$ko/"
+done
 
 # ---- CLI -----------------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] && [ "${OSN_VM_NO_TOOLS:-0}" != 1 ]; then
