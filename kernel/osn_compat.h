@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * osn_compat.h - every kernel version or configuration difference osn
- * depends on, in one place.  Each entry names the range of kernels it is
- * for, so that dropping a range is a matter of deleting one branch.
+ * (and its test injector) depends on, in one place.  Each entry names the
+ * range of kernels it is for, as a half-open [from, to) range, and the
+ * upstream commit or release that changed the API, so that dropping a range
+ * is a matter of deleting one branch (the way LTTng-modules does it).
  *
- * Supported: 6.1 and 6.12, generic and PREEMPT_RT (Debian 12 packages).
+ * Supported: the matrix of tests/vm/common.sh, generic and PREEMPT_RT:
+ * Debian 11's 5.10, 12's 6.1 and 6.12 (backports), 13's 6.12 and
+ * testing's 7.2 (Documentation/kernels.md).
  */
 #ifndef _OSN_COMPAT_H
 #define _OSN_COMPAT_H
@@ -13,6 +17,35 @@
 #include <linux/trace_clock.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/kthread.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <asm/hardirq.h>
+
+/*
+ * Version ranges.  OSN_KERNEL_RANGE(a, b, c, d, e, f) is true for upstream
+ * versions in [a.b.c, d.e.f) (LINUX_VERSION_CODE caps the sublevel at 255:
+ * 5.10.262 reads as 5.10.255).  Debian numbers the ABI of the stable series
+ * it ships (6.1.0-56-amd64: series 6.1, ABI 56) and its stable updates
+ * bring backports within a series, so OSN_DEBIAN_KERNEL_RANGE(a, b, abi1,
+ * abi2) is true for Debian's a.b series with an ABI in [abi1, abi2), and
+ * false on any kernel that is not Debian's.  kernel/Kbuild passes
+ * OSN_DEBIAN_ABI, read from KERNELRELEASE (0 where the release has no ABI
+ * number, e.g. 6.12.117+deb13-amd64, whose upstream version is exact).
+ */
+#define OSN_KERNEL_RANGE(a, b, c, d, e, f)				\
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c) &&		\
+	 LINUX_VERSION_CODE < KERNEL_VERSION(d, e, f))
+#define OSN_KERNEL_FROM(a, b, c)	OSN_KERNEL_RANGE(a, b, c, 255, 255, 255)
+
+#ifndef OSN_DEBIAN_ABI
+# define OSN_DEBIAN_ABI			0
+#endif
+#define OSN_DEBIAN_ABI_MAX		100000
+#define OSN_DEBIAN_KERNEL_RANGE(a, b, abi1, abi2)			\
+	(OSN_DEBIAN_ABI != 0 &&						\
+	 (LINUX_VERSION_CODE >> 8) == (KERNEL_VERSION(a, b, 0) >> 8) &&	\
+	 OSN_DEBIAN_ABI >= (abi1) && OSN_DEBIAN_ABI < (abi2))
 
 /*
  * Clock.  local_clock() is a header inline on 6.1 and exported only on
@@ -29,16 +62,21 @@ static __always_inline u64 osn_time_get(void)
  * Momentary RCU quiescent state, for nohz_full CPUs where the tick may be
  * off while the workload loops in the kernel: without it RCU ends a grace
  * period by forcing a reschedule IPI on the CPU, i.e. by creating noise.
- *  [6.1.?,  ...)  rcu_momentary_eqs(), exported GPL.  The rename from
- *                 rcu_momentary_dyntick_idle() landed in 6.12 and was
- *                 backported to the 6.1.y stable series that Debian ships
- *                 (6.1.0-56 = 6.1.192 has only the new name).
- *  [..., 6.1.0)   rcu_momentary_dyntick_idle().
+ *  [6.12, ...)   rcu_momentary_eqs(), exported GPL: renamed from
+ *                 rcu_momentary_dyntick_idle() by upstream commit
+ *                 32a9f26e5e26 ("rcu: Rename rcu_momentary_dyntick_idle()
+ *                 into rcu_momentary_eqs()"), v6.12.
+ *  Debian [6.1.0-56, 6.2): the rename reached the 6.1.y stable series
+ *                 Debian ships (6.1.0-56 = 6.1.192 exports only the new
+ *                 name; older Debian 6.1 ABIs were not checked).
+ *  otherwise      rcu_momentary_dyntick_idle() (5.10.0-46's and
+ *                 5.10.0-43-rt's Module.symvers).
  * cond_resched_tasks_rcu_qs() and rcu_all_qs() do not help: the former
  * only reports to Tasks RCU, the latter is neither exported nor built on
  * PREEMPT_RCU kernels, which all four targets are.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#if OSN_KERNEL_FROM(6, 12, 0) || \
+	OSN_DEBIAN_KERNEL_RANGE(6, 1, 56, OSN_DEBIAN_ABI_MAX)
 # define osn_rcu_momentary_qs()		rcu_momentary_eqs()
 #else
 # define osn_rcu_momentary_qs()		rcu_momentary_dyntick_idle()
@@ -58,10 +96,12 @@ static __always_inline u64 osn_time_get(void)
 
 /*
  * __string()/__assign_str() in TRACE_EVENT:
- *  [6.10, ...)  __assign_str(dst) takes the source from __string().
+ *  [6.10, ...)  __assign_str(dst) takes the source from __string():
+ *               upstream commit 2c92ca849fcc ("tracing/treewide: Remove
+ *               second parameter of __assign_str()").
  *  [..., 6.10)  __assign_str(dst, src).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#if OSN_KERNEL_FROM(6, 10, 0)
 # define osn_assign_str(dst, src)	__assign_str(dst)
 #else
 # define osn_assign_str(dst, src)	__assign_str(dst, src)
@@ -73,5 +113,110 @@ static __always_inline u64 osn_time_get(void)
  * the softirq tracepoints are not hooked, as upstream osnoise does.
  */
 #define osn_softirqs_are_threads()	IS_ENABLED(CONFIG_PREEMPT_RT)
+
+/*
+ * Seconds and nanoseconds of a timestamp in TP_printk().
+ *  [5.14, ...)  __print_ns_to_secs()/__print_ns_without_secs(), which
+ *               libtraceevent also understands in the format file: added
+ *               with upstream osnoise, commit bce29ac9ce0b ("trace: Add
+ *               osnoise tracer"), v5.14.
+ *  [..., 5.14)  the same split as plain arithmetic, which the format
+ *               file's parsers evaluate too (64-bit division is native on
+ *               x86-64, osn's only architecture).
+ */
+#if OSN_KERNEL_FROM(5, 14, 0)
+# define osn_print_secs(ns)		__print_ns_to_secs(ns)
+# define osn_print_nsecs(ns)		__print_ns_without_secs(ns)
+#else
+# define osn_print_secs(ns)		((u64)(ns) / 1000000000ULL)
+# define osn_print_nsecs(ns)		((u32)((u64)(ns) % 1000000000ULL))
+#endif
+
+/*
+ * A kthread bound to one CPU.
+ *  [6.1, ...)   kthread_create_on_cpu(), exported (checked in the
+ *               Module.symvers of every 6.1, 6.12 and 7.2 kernel of the
+ *               matrix): it also marks the thread per-CPU for hotplug.
+ *  [..., 6.1)   not exported by 5.10 (Debian 5.10.0-46 and -43-rt):
+ *               kthread_create() + kthread_bind(), the same binding; osn
+ *               stops the thread before its CPU goes down anyway.
+ */
+#if OSN_KERNEL_FROM(6, 1, 0)
+# define osn_kthread_create_on_cpu(fn, data, cpu, namefmt)		\
+	kthread_create_on_cpu(fn, data, cpu, namefmt)
+#else
+static inline struct task_struct *
+osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
+			  const char *namefmt)
+{
+	struct task_struct *t = kthread_create(fn, data, namefmt, cpu);
+
+	if (!IS_ERR(t))
+		kthread_bind(t, cpu);
+	return t;
+}
+#endif
+
+/*
+ * x86's per-CPU NMI count, incremented at every NMI entry.
+ *  [7.0, ...)   irq_stat.counts[IRQ_COUNT_NMI]: x86 turned irq_cpustat_t's
+ *               named counters into an array indexed by enum
+ *               irq_stat_counts (checked in Debian's 7.2.12 headers; the
+ *               release that made the change was not pinned down: 6.12 is
+ *               the newest checked with the old layout).
+ *  [..., 7.0)   irq_stat.__nmi_count.
+ */
+#if OSN_KERNEL_FROM(7, 0, 0)
+# define osn_nmi_seq()			this_cpu_read(irq_stat.counts[IRQ_COUNT_NMI])
+#else
+# define osn_nmi_seq()			this_cpu_read(irq_stat.__nmi_count)
+#endif
+
+/*
+ * sched_switch's arguments.
+ *  [5.18, ...)  (preempt, prev, next, prev_state): upstream commit
+ *               fa2c3254d7cf ("sched/tracing: Don't re-read p->state when
+ *               emitting sched_switch event").
+ *  [..., 5.18)  (preempt, prev, next).
+ * A probe must match the tracepoint's prototype: osn does not use
+ * prev_state, so it only appears where the tracepoint passes it.
+ */
+#if OSN_KERNEL_FROM(5, 18, 0)
+# define OSN_SCHED_SWITCH_ARGS						\
+	bool preempt, struct task_struct *prev, struct task_struct *next, \
+	unsigned int prev_state
+#else
+# define OSN_SCHED_SWITCH_ARGS						\
+	bool preempt, struct task_struct *prev, struct task_struct *next
+#endif
+
+/*
+ * Test injector only (tests/injector/osn_inject.c).
+ * in_hardirq():
+ *  [5.11, ...)  in_hardirq(), added by the v5.11 series that renamed
+ *               the preempt-count tests (absent from 5.10.0-46's headers).
+ *  [..., 5.11)  in_irq(), the same test under its old name (Debian's
+ *               5.10-rt has in_hardirq() from the RT patch set).
+ */
+#if !OSN_KERNEL_FROM(5, 11, 0) && !defined(in_hardirq)
+# define in_hardirq()			in_irq()
+#endif
+
+/*
+ * hrtimer initialisation.
+ *  [6.13, ...)  hrtimer_setup(), which takes the callback ("hrtimers:
+ *               Introduce hrtimer_setup() to replace hrtimer_init()",
+ *               v6.13); hrtimer_init() is gone from 7.2's exports.
+ *  [..., 6.13)  hrtimer_init(), then set ->function.
+ */
+#if OSN_KERNEL_FROM(6, 13, 0)
+# define osn_hrtimer_setup(t, fn, clock, mode)	hrtimer_setup(t, fn, clock, mode)
+#else
+# define osn_hrtimer_setup(t, fn, clock, mode)				\
+	do {								\
+		hrtimer_init(t, clock, mode);				\
+		(t)->function = (fn);					\
+	} while (0)
+#endif
 
 #endif /* _OSN_COMPAT_H */

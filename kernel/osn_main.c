@@ -99,8 +99,8 @@ static int osn_workload_start(unsigned int cpu)
 	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
 	struct task_struct *t;
 
-	t = kthread_create_on_cpu(osn_workload_fn, oc, cpu,
-				  OSN_THREAD_PREFIX "%u");
+	t = osn_kthread_create_on_cpu(osn_workload_fn, oc, cpu,
+				      OSN_THREAD_PREFIX "%u");
 	if (IS_ERR(t)) {
 		pr_warn("cannot start the workload of CPU %u: %ld\n",
 			cpu, PTR_ERR(t));

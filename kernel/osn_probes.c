@@ -217,10 +217,7 @@ static bool osn_is_noise_task(struct osn_cpu *oc, struct task_struct *t)
  * not delayed by the emission of prev's event.  Interrupts are off here;
  * the interference counter guards the read against NMIs.
  */
-static void osn_probe_sched_switch(void *data, bool preempt,
-				   struct task_struct *prev,
-				   struct task_struct *next,
-				   unsigned int prev_state)
+static void osn_probe_sched_switch(void *data, OSN_SCHED_SWITCH_ARGS)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 	u64 now, start = 0, duration = 0;
@@ -288,7 +285,7 @@ static void osn_nmi_account(struct osn_cpu *oc, u64 duration_ns)
 static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	unsigned int seq = this_cpu_read(irq_stat.__nmi_count);
+	unsigned int seq = osn_nmi_seq();
 	u64 before_ns;
 
 	local_inc(&oc->int_counter);
@@ -315,7 +312,7 @@ static void osn_probe_nmi_handler(void *data, void *handler, s64 delta_ns,
 				  int handled)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	unsigned int seq = this_cpu_read(irq_stat.__nmi_count);
+	unsigned int seq = osn_nmi_seq();
 
 	if (handler == (void *)osn_nmi_handler || delta_ns <= 0)
 		return;

@@ -112,8 +112,8 @@ TRACE_EVENT_FN(sample_threshold,
 	),
 
 	TP_printk("start %llu.%09u duration %llu ns interference %llu",
-		  __print_ns_to_secs(__entry->start),
-		  __print_ns_without_secs(__entry->start),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
 		  __entry->duration,
 		  __entry->interference),
 
@@ -144,8 +144,8 @@ TRACE_EVENT_FN(irq_noise,
 	TP_printk("%s:%d start %llu.%09u duration %llu ns",
 		  __get_str(desc),
 		  __entry->vector,
-		  __print_ns_to_secs(__entry->start),
-		  __print_ns_without_secs(__entry->start),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
 		  __entry->duration),
 
 	osn_event_reg, osn_event_unreg
@@ -172,8 +172,8 @@ TRACE_EVENT_FN(softirq_noise,
 	TP_printk("%8s:%d start %llu.%09u duration %llu ns",
 		  osn_show_softirq_name(__entry->vector),
 		  __entry->vector,
-		  __print_ns_to_secs(__entry->start),
-		  __print_ns_without_secs(__entry->start),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
 		  __entry->duration),
 
 	osn_event_reg, osn_event_unreg
@@ -203,8 +203,8 @@ TRACE_EVENT_FN(thread_noise,
 	TP_printk("%8s:%d start %llu.%09u duration %llu ns",
 		  __entry->comm,
 		  __entry->pid,
-		  __print_ns_to_secs(__entry->start),
-		  __print_ns_without_secs(__entry->start),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
 		  __entry->duration),
 
 	osn_event_reg, osn_event_unreg
@@ -227,8 +227,8 @@ TRACE_EVENT_FN(nmi_noise,
 	),
 
 	TP_printk("start %llu.%09u duration %llu ns",
-		  __print_ns_to_secs(__entry->start),
-		  __print_ns_without_secs(__entry->start),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
 		  __entry->duration),
 
 	osn_event_reg, osn_event_unreg

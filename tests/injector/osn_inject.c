@@ -61,6 +61,8 @@
 #include <asm/irq_vectors.h>
 #include <asm/nmi.h>
 
+#include "osn_compat.h"
+
 #define INJ_MAX_COUNT		100000U
 #define INJ_MAX_DURATION_US	500000U
 #define INJ_MAX_INTERVAL_US	10000000U
@@ -199,12 +201,7 @@ static enum hrtimer_restart inj_timer_fn(struct hrtimer *t)
 
 static void inj_timer_setup(enum hrtimer_mode mode)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-	hrtimer_setup(&inj.timer, inj_timer_fn, CLOCK_MONOTONIC, mode);
-#else
-	hrtimer_init(&inj.timer, CLOCK_MONOTONIC, mode);
-	inj.timer.function = inj_timer_fn;
-#endif
+	osn_hrtimer_setup(&inj.timer, inj_timer_fn, CLOCK_MONOTONIC, mode);
 }
 
 /* Runs on the target CPU (IPI): a pinned timer must be armed from there. */

@@ -72,14 +72,14 @@ build() {	# subdir module
 	if in_userland "$K" make -C "$hdr" M="$src_in/$d" W=1 $c -j"$(nproc)" modules >"$log" 2>&1 &&
 	   [ -e "$src/$d/$m" ]; then
 		cp "$src/$d/$m" "$out/"
-		w=$(grep -c 'warning:' "$log" || true)
+		w=$(grep -ci 'warning:' "$log" || true)
 		if [ "$w" = 0 ]; then
 			echo "OSN-TEST: PASS build/$m 0s"
 			note "$K: built $m (W=1${c:+, sparse}, $(kernel_release "$K")'s toolchain)"
 			return 0
 		fi
 		echo "OSN-TEST-NOTE: build/$m $w warnings against $kver (W=1${c:+ sparse}, see $log)"
-		grep 'warning:' "$log" | head -n 10 | sed 's/^/    /' >&2
+		grep -i 'warning:' "$log" | head -n 10 | sed 's/^/    /' >&2
 	else
 		echo "OSN-TEST-NOTE: build/$m does not build against $kver (see $log)"
 		grep -E 'error|Error|\*\*\*' "$log" | head -n 20 | sed 's/^/    /' >&2
