@@ -153,6 +153,25 @@ for b in jq rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}
 	p=$(command -v "$b" 2>/dev/null) || continue
 	copy_bin "$p" && copied="$copied $b"
 done
+# rtla of the kernel's own release (its -rt kernels carry the osnoise it
+# drives): users of that release compare with that rtla.  It runs with its
+# release's libraries, under /osn/rel, through its own dynamic loader.
+ul=$(kernel_userland "$K")
+if [ -n "$ul" ] && [ -x "$ul/usr/bin/rtla" ]; then
+	rel=$root/osn/rel
+	mkdir -p "$rel/bin" "$rel/lib"
+	cp -L "$ul/usr/bin/rtla" "$rel/bin/"
+	for l in $(in_userland "$K" ldd /usr/bin/rtla 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
+		cp -L "$ul$l" "$rel/lib/"
+	done
+	cat >"$root/osn/bin/rtla" <<'EOW'
+#!/bin/sh
+# rtla of the guest kernel's own Debian release, with that release's libraries.
+exec /osn/rel/lib/ld-linux-x86-64.so.2 --library-path /osn/rel/lib /osn/rel/bin/rtla "$@"
+EOW
+	chmod 755 "$root/osn/bin/rtla"
+	copied="$copied rtla($(kernel_release "$K"))"
+fi
 # The dynamic loader at the path binaries ask for (/lib64 is a symlink).
 if [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
 	mkdir -p "$root/lib64"
@@ -175,11 +194,21 @@ gdir=${OSN_GUEST_DIR:-guest}
 dirs="$gdir/*/[0-9]*.sh"
 [ "$gdir" = guest ] || dirs="$gdir/[0-9]*.sh $dirs"
 [ $long = 1 ] && dirs="$dirs guest-long/[0-9]*.sh guest-long/*/[0-9]*.sh"
+# What the guest must report, by the names it reports them under
+# (guest-init.sh), for check-manifest.sh.
+expected=$work/expected
+printf 'build/osn.ko\nbuild/osn_inject.ko\n' >"$expected"
 for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	sel "$t" || continue
 	l=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
 	tlimit=$((tlimit + ${l:-120} + 2))
 	ntests=$((ntests + 1))
+	case $t in
+	"$gdir"/*)	n=${t#"$gdir"/} ;;
+	guest-long/*)	n=long/${t#guest-long/} ;;
+	*)		n=$t ;;
+	esac
+	echo "${n%.sh}" >>"$expected"
 done
 timeout_s=${OSN_VM_TIMEOUT:-$((tlimit + 180))}
 
@@ -289,6 +318,12 @@ kill "$wdpid" 2>/dev/null || true
 wait "$wdpid" 2>/dev/null || true
 [ "$qrc" = 124 ] && host_fail "vm/timeout" "QEMU killed after ${timeout_s}s"
 [ -s "$work/watchdog" ] && host_fail "vm/watchdog" "QEMU killed: $(cat "$work/watchdog")"
+
+# The test suite proper (not the bench): every expected test reported, no
+# skip the manifest does not allow.
+if [ "$gdir" = guest ]; then
+	"$OSN_ROOT/tests/vm/check-manifest.sh" "$K" "$log" "$expected" >>"$results" || true
+fi
 
 set +e
 "$OSN_ROOT/tests/vm/parse-log.sh" --kernel "$K" --extra "$results" \

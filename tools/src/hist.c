@@ -9,6 +9,12 @@
  * whatever the number of samples.  The duration value sums give the exact
  * average; the osn:sample events (one per CPU per period) give the exact
  * min and max (min_sample, max_sample).
+ *
+ * Kernels built without CONFIG_HIST_TRIGGERS (Debian's 5.10) have no hist
+ * file: there the same table is built in the tool from every
+ * osn:sample_threshold event of the instance, read once a second, with
+ * the same buckets and exact sums; events the buffer lost are reported as
+ * such.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,8 @@ struct hist {
 	struct osn_exact *exact;	/* indexed by cpu */
 	char trigger[256];
 	bool trigger_set;
+	bool in_tool;			/* no hist triggers: kh built here */
+	struct osn_khist kh;
 	struct osn_hist h;
 	bool have_h;
 };
@@ -29,8 +37,33 @@ static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
 {
 	struct hist *h = t->priv;
 
-	if (h && ev->type == OSN_E_SAMPLE)
+	if (!h)
+		return;
+	if (ev->type == OSN_E_SAMPLE) {
 		osn_exact_add_sample(&h->exact[ev->cpu], ev);
+	} else if (ev->type == OSN_E_THRESHOLD && h->in_tool) {
+		uint64_t d = ev->thr.duration;
+
+		h->kh.hits++;
+		if (osn_khist_add(&h->kh, ev->cpu, d - d % h->kh.bucket_ns, 1, d))
+			h->kh.dropped++;
+	}
+}
+
+/* No hist triggers in this kernel: count every sample_threshold here. */
+static int hist_start_in_tool(struct osn_tool *t, struct hist *h, char *err,
+			      size_t errlen)
+{
+	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD,
+			     t->p->debug, err, errlen))
+		return -1;
+	h->in_tool = true;
+	h->kh.bucket_ns = t->p->bucket_us * 1000;
+	h->kh.have_sum = true;
+	t->read_often = true;
+	fprintf(stderr, "osn: this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): the histogram is built by osn from every %s event, read once a second\n",
+		OSN_EV_SAMPLE_THRESHOLD);
+	return 0;
 }
 
 static unsigned map_size(const struct osn_tool *t)
@@ -72,11 +105,8 @@ static int hist_start(struct osn_tool *t, char *err, size_t errlen)
 		return -1;
 	h = t->priv;
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
-				       OSN_EV_SAMPLE_THRESHOLD, "hist")) {
-		snprintf(err, errlen,
-			 "this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): osn hist needs them; use osn top");
-		return -1;
-	}
+				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
+		return hist_start_in_tool(t, h, err, errlen);
 	/* with exact sums first; without them if the kernel refuses */
 	snprintf(h->trigger, sizeof(h->trigger),
 		 "hist:keys=cpu,%s.buckets=%llu:vals=hitcount,%s:size=%u",
@@ -98,12 +128,39 @@ static int hist_start(struct osn_tool *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* Turn the aggregated table into what osn hist prints; frees @kh. */
+static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh,
+		      char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (kh->dropped)
+		fprintf(stderr, "osn: the %s histogram was full: %llu samples dropped (use a larger -b)\n",
+			h->in_tool ? "tool's" : "in-kernel",
+			(unsigned long long)kh->dropped);
+	if (osn_hist_build(&h->h, kh, t->p->entries, t->cpus, t->ncpus,
+			   h->exact)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -1;
+	} else {
+		h->have_h = true;
+	}
+	osn_khist_free(kh);
+	return ret;
+}
+
 static int hist_finish(struct osn_tool *t, char *err, size_t errlen)
 {
 	struct hist *h = t->priv;
 	struct osn_khist kh;
 	char *text;
+	int ret;
 
+	if (h && h->in_tool) {
+		ret = hist_build(t, h, &h->kh, err, errlen);
+		h->in_tool = false;	/* events after the end are not counted */
+		return ret;
+	}
 	if (!h || !h->trigger_set)
 		return 0;
 	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
@@ -120,22 +177,12 @@ static int hist_finish(struct osn_tool *t, char *err, size_t errlen)
 		return -1;
 	}
 	free(text);
-	if (kh.dropped)
-		fprintf(stderr, "osn: the in-kernel histogram was full: %llu samples dropped (use a larger -b)\n",
-			(unsigned long long)kh.dropped);
-	if (osn_hist_build(&h->h, &kh, t->p->entries, t->cpus, t->ncpus,
-			   h->exact)) {
-		osn_khist_free(&kh);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	h->have_h = true;
-	osn_khist_free(&kh);
+	ret = hist_build(t, h, &kh, err, errlen);
 	/* stop counting now */
 	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
 				 OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug);
 	h->trigger_set = false;
-	return 0;
+	return ret;
 }
 
 static int hist_report(struct osn_tool *t, char *err, size_t errlen)
@@ -183,6 +230,7 @@ static void hist_destroy(struct osn_tool *t)
 		return;
 	if (h->have_h)
 		osn_hist_free(&h->h);
+	osn_khist_free(&h->kh);
 	free(h->exact);
 	free(h);
 	t->priv = NULL;

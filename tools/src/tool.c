@@ -393,7 +393,7 @@ static uint64_t read_interval(struct osn_tool *t)
 	const char *ex;
 	char *s;
 
-	if (t->ops->tick || t->stop_armed)
+	if (t->ops->tick || t->stop_armed || t->read_often)
 		return TICK_NS;
 	s = tracefs_instance_file_read(t->inst, "buffer_size_kb", NULL);
 	if (!s)

@@ -73,6 +73,7 @@ struct osn_tool {
 	bool have_why;
 
 	uint64_t read_ns;		/* how often collection reads */
+	bool read_often;		/* set by start: read once a second */
 	uint64_t lost;			/* ring buffer overruns/drops */
 	uint64_t missed;		/* records reported missing */
 	uint64_t periods_seen;

@@ -23,9 +23,18 @@ wait $pid
 rc=$?
 cat "$CLI_OUT/hist.txt"
 assert_eq "$rc" 0 "exit status"
-# the in-kernel histogram sums the durations (exact averages)
-grep -Eq 'trigger info: hist:keys=(common_)?cpu,duration.buckets=100000:vals=hitcount,duration' \
-	"$CLI_OUT/hist.err" || fail "no duration sums in the hist trigger: $(grep 'trigger info' "$CLI_OUT/hist.err")"
+if [ -e /sys/kernel/tracing/events/osn/sample_threshold/hist ]; then
+	# the in-kernel histogram sums the durations (exact averages); 7.x
+	# prints the cpu key as "common_cpucpu"
+	grep -Eq 'trigger info: hist:keys=(common_)?cpu(cpu)?,duration.buckets=100000:vals=hitcount,duration' \
+		"$CLI_OUT/hist.err" || fail "no duration sums in the hist trigger: $(grep 'trigger info' "$CLI_OUT/hist.err")"
+else
+	# no CONFIG_HIST_TRIGGERS (Debian's 5.10): osn says it builds the
+	# histogram itself, and the figures below must hold all the same
+	grep -q 'no hist triggers (CONFIG_HIST_TRIGGERS): the histogram is built by osn' \
+		"$CLI_OUT/hist.err" || fail "osn hist did not say it builds the histogram itself"
+	info "kernel without hist triggers: histogram built by osn"
+fi
 assert_eq "$(cli_json "$CLI_OUT/hist.json" '.cpus[0].avg_exact')" true "avg_exact"
 assert_eq "$done" 50 "injections done"
 
