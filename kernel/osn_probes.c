@@ -23,6 +23,8 @@
 #include <linux/kernel.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -437,6 +439,14 @@ static void osn_find_tracepoint(struct tracepoint *tp, void *priv)
 			osn_hooks[i].tp = tp;
 }
 
+/* The exit half of an entry/exit pair. */
+static bool str_has_suffix_exit(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 5 && !strcmp(name + n - 5, "_exit");
+}
+
 /* Drop the half of a pair whose other half the kernel lacks. */
 static void osn_drop_broken_pairs(void)
 {
@@ -449,6 +459,36 @@ static void osn_drop_broken_pairs(void)
 			if (osn_hooks[j].pair == osn_hooks[i].pair)
 				osn_hooks[j].tp = NULL;
 	}
+}
+
+/*
+ * What this kernel does not let osn see: the optional tracepoints it
+ * lacks, comma-separated (entry/exit pairs by their entry's name), read
+ * only.  Time spent in them is not attributed and shows as hardware noise;
+ * the CLI prints the list in its header.
+ */
+static char osn_unmeasured[256];
+module_param_string(unmeasured, osn_unmeasured, sizeof(osn_unmeasured), 0444);
+MODULE_PARM_DESC(unmeasured, "tracepoints this kernel lacks (their time shows as hardware noise)");
+
+static void osn_note_unmeasured(void)
+{
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++) {
+		const struct osn_hook *h = &osn_hooks[i];
+
+		if (h->tp || h->kind != OSN_HOOK_OPTIONAL ||
+		    str_has_suffix_exit(h->name))
+			continue;
+		len += scnprintf(osn_unmeasured + len,
+				 sizeof(osn_unmeasured) - len, "%s%s",
+				 len ? "," : "", h->name);
+	}
+	if (len)
+		pr_info("this kernel has no tracepoint for: %s; time spent there is not attributed (it shows as hardware noise)\n",
+			osn_unmeasured);
 }
 
 /* At load: find every tracepoint; fail if a required one is missing. */
@@ -471,6 +511,7 @@ int osn_probes_init(void)
 		}
 	}
 	osn_drop_broken_pairs();
+	osn_note_unmeasured();
 	return 0;
 }
 

@@ -16,6 +16,8 @@
 #define OSN_MODULE_NAME		"osn"
 #define OSN_EVENT_SYSTEM	"osn"
 #define OSN_PARAM_DIR		"/sys/module/osn/parameters"
+/* Read-only: the tracepoints this kernel lacks, comma-separated. */
+#define OSN_PARAM_UNMEASURED	"unmeasured"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
 

@@ -235,6 +235,9 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
 	center(f, "Operating System Noise", width);
 	fprintf(f, "duration: %s | time is in us\n", elapsed);
+	if (info->unmeasured)
+		fprintf(f, "not measured on this kernel (counted as hw): %s\n",
+			info->unmeasured);
 	table_print(f, &a);
 	if (!wide) {
 		fputc('\n', f);
@@ -384,6 +387,9 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 		fprintf(f, "# osn histogram\n");
 		fprintf(f, "# Time unit is microseconds (us)\n");
 		fprintf(f, "# Duration: %s\n", elapsed);
+		if (info->unmeasured)
+			fprintf(f, "# Not measured on this kernel (counted as hw): %s\n",
+				info->unmeasured);
 		if (!shown)
 			fprintf(f, "# No noise sample on the measured CPUs (cpus %s)\n",
 				info->cpus_str ? info->cpus_str : "?");

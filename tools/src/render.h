@@ -24,6 +24,7 @@ struct osn_report_info {
 	uint64_t threshold_us;		/* effective threshold */
 	bool stopped;			/* stop condition hit */
 	const struct osn_explanation *why;	/* NULL: not explained */
+	const char *unmeasured;		/* tracepoints the kernel lacks, or NULL */
 };
 
 struct osn_top_view {

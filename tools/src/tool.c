@@ -121,6 +121,7 @@ void osn_tool_report_info(const struct osn_tool *t,
 	info->threshold_us = t->threshold_us;
 	info->stopped = t->stopped;
 	info->why = t->have_why ? &t->why : NULL;
+	info->unmeasured = t->unmeasured[0] ? t->unmeasured : NULL;
 }
 
 FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen)
@@ -221,6 +222,23 @@ static int pick_cpus(struct osn_tool *t, char *err, size_t errlen)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * What the kernel does not let osn see (the module's read-only
+ * "unmeasured"): shown in the header, since that time counts as hardware.
+ */
+static void read_unmeasured(struct osn_tool *t)
+{
+	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_PARAM_UNMEASURED, "r");
+
+	t->unmeasured[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(t->unmeasured, sizeof(t->unmeasured), f))
+		t->unmeasured[0] = '\0';
+	t->unmeasured[strcspn(t->unmeasured, "\n")] = '\0';
+	fclose(f);
 }
 
 static void check_options_knob(void)
@@ -624,6 +642,7 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	if (open_outputs(t, err, sizeof(err)) || pick_cpus(t, err, sizeof(err)))
 		goto out;
 	check_options_knob();
+	read_unmeasured(t);
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
 		warn("osn events are also enabled in %s: they share the workload and see this run's settings",
 		     who);

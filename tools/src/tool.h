@@ -74,6 +74,7 @@ struct osn_tool {
 
 	uint64_t read_ns;		/* how often collection reads */
 	bool read_often;		/* set by start: read once a second */
+	char unmeasured[256];		/* the module's "unmeasured", or "" */
 	uint64_t lost;			/* ring buffer overruns/drops */
 	uint64_t missed;		/* records reported missing */
 	uint64_t periods_seen;

@@ -87,10 +87,13 @@ for ctx in irq softirq thread ipi nmi; do
 		assert_eq "$(inject_status comm)" "osn_inject/$CPU" "thread: comm"
 		n=$(grep 'sched_switch:' "$tr" | grep '\[001\]' | grep -c "next_comm=osn_inject/$CPU ")
 		assert_ge "$n" $COUNT "thread: switches to osn_inject/$CPU on CPU $CPU"
-		# SCHED_FIFO 50 is prio 49 in sched_switch (the thread's very
-		# first run is before sched_set_fifo()).
-		n=$(grep "next_comm=osn_inject/$CPU " "$tr" | grep -c 'next_prio=49')
-		assert_ge "$n" $COUNT "thread: switches to osn_inject/$CPU as SCHED_FIFO 50" ;;
+		# SCHED_FIFO 50 is prio 49 in sched_switch: every switch to the
+		# thread but its very first run (before sched_set_fifo()).  An
+		# injection whose sleep had already expired (a TCG gap) runs
+		# without a switch, so the count is checked against the switches
+		# seen, not against COUNT.
+		f=$(grep "next_comm=osn_inject/$CPU " "$tr" | grep -c 'next_prio=49')
+		assert_ge "$f" $((n - 1)) "thread: switches to osn_inject/$CPU as SCHED_FIFO 50 (of $n)" ;;
 	ipi)
 		if [ -d "$inst/events/irq_vectors/call_function_single_entry" ]; then
 			n=$(grep 'call_function_single_entry:' "$tr" | grep -c '\[001\]')
