@@ -7,7 +7,7 @@
  *
  * Each binary prints "<binary>: N passed, N failed"; tests/unit/run.sh adds
  * them up.  Golden files live in tests/unit/golden/; run with
- * OSN_UPDATE_GOLDEN=1 to (re)write them.
+ * OSN_UPDATE_GOLDEN=1 to (re)write them (such a run fails: it checks nothing).
  */
 #ifndef OSN_HARNESS_H
 #define OSN_HARNESS_H
@@ -113,12 +113,18 @@ static inline void h_golden(const char *name, const char *text, int line)
 
 	snprintf(path, sizeof(path), "%s/golden/%s", OSN_UNIT_DIR, name);
 	if (getenv("OSN_UPDATE_GOLDEN")) {
+		/*
+		 * Writing a golden file checks nothing: it counts as a failure,
+		 * so that an update run can never pass as a test run.
+		 */
 		f = fopen(path, "w");
 		if (f) {
 			fputs(text, f);
 			fclose(f);
 		}
-		h_pass++;
+		h_fail++;
+		printf("  FAIL %s (line %d): OSN_UPDATE_GOLDEN is set: wrote %s, checked nothing\n",
+		       h_test, line, path);
 		return;
 	}
 	f = fopen(path, "r");

@@ -34,7 +34,7 @@
 #   OSN_GUEST_DIR     directory under tests/ whose NN-*.sh and */NN-*.sh the
 #                     guest runs (default: guest; tests/bench/run.sh: bench/guest)
 # Exit status: 0 all passed, 1 something failed, 2 setup error.
-# Last line: OSN-RESULT <kernel> pass=N fail=N skip=N time=Ns status=ok|FAIL
+# Last line: OSN-RESULT <kernel> pass=N fail=N skip=N status=ok|FAIL retries=N time=Ns ...
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -332,5 +332,9 @@ prc=$?
 set -e
 total=$(($(now_s) - t0))
 res=$(tail -n 1 "$work/result" 2>/dev/null || true)
-echo "OSN-RESULT $K $res time=${total}s boot+tests=${tboot}s log=$log"
+# Attempts the tests retried because the emulator spoiled them (lib.sh's
+# retry_marker): reported, so that a rise is seen.
+retries=$(grep -c '^    RETRY: ' "$log" || true)
+grep '^    RETRY: ' "$log" | sed "s/^    /  [$K] /" >&2 || true
+echo "OSN-RESULT $K $res retries=$retries time=${total}s boot+tests=${tboot}s log=$log"
 exit $prc

@@ -85,6 +85,8 @@ for k in "$@"; do
 	s=$(echo "$line" | sed -n 's/.* skip=\([0-9]*\).*/\1/p')
 	st=$(echo "$line" | sed -n 's/.* status=\([A-Za-z]*\).*/\1/p')
 	tm=$(echo "$line" | sed -n 's/.* time=\([0-9]*s\).*/\1/p')
+	rt=$(echo "$line" | sed -n 's/.* retries=\([0-9]*\).*/\1/p')
+	[ "${rt:-0}" = 0 ] || st="$st, $rt retried"
 	tp=$((tp + ${p:-0}))
 	tf=$((tf + ${f:-1}))
 	ts=$((ts + ${s:-0}))

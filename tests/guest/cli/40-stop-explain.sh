@@ -18,12 +18,15 @@ taskset -p 1 $$ >/dev/null 2>&1
 
 # run_until_irq_stop OUT MIN_US ARGS...: inject ICOUNT x IDUR us hard-IRQ
 # stalls every IIV us on CPU 1, start osn ARGS while they run (so the
-# first period osn watches already has some), up to 5 times until the
-# stop is explained by a local_timer irq of >= MIN_US.
+# first period osn watches already has some), and expect the stop to be
+# explained by a local_timer irq of >= MIN_US.  Retried (twice at most)
+# only on the emulator's signature: osn exited 2 on a stop whose sample is
+# mostly hardware noise (the "hw" row holds at least half of it), an
+# unexplained TCG gap; any other outcome is osn's and fails at once.
 run_until_irq_stop() {
 	_out=$1 _min=$2
 	shift 2
-	for _try in 1 2 3 4 5; do
+	for _try in 1 2 3; do
 		inject_start irq 1 "$ICOUNT" "$IDUR" "$IIV"
 		cli_start "$_out" "$@"
 		_n=0
@@ -40,8 +43,16 @@ run_until_irq_stop() {
 		sed 's/^/    | /' "$_out"
 		_t=$(awk '$1 == "irq" && $2 ~ /^local_timer:/ { print $4; exit }' "$_out")
 		[ -n "$_t" ] && cli_us_ge "$_t" $((_min * 1000)) && return 0
+		[ "$RC" = 2 ] || fail "osn $* exited $RC, not 2 (a stop)"
+		# the sample's length, and its hardware (unexplained) part
+		_len=$(sed -n 's/.* lasted \([0-9.]*\) us,.*/\1/p' "$_out" | head -n 1)
+		_hw=$(awk '$1 == "hw" { print $NF; exit }' "$_out")
+		awk -v l="${_len:-0}" -v h="${_hw:-0}" 'BEGIN { exit !(l > 0 && h * 2 >= l) }' ||
+			fail "osn explained the stop's sample ($_len us) without the injected local_timer >= $_min us"
+		[ $_try = 3 ] && break
+		retry_marker "try $_try: an unexplained emulator gap ($_hw of $_len us) tripped the stop"
 	done
-	fail "no stop explained by local_timer >= $_min us in 5 tries"
+	fail "3 tries were tripped by unexplained emulator gaps"
 }
 
 # 1. a single sample > 200 ms, with the trace saved.  The stalls are

@@ -1,0 +1,42 @@
+#!/bin/sh
+# timeout: 60
+# The read-only parameter "unmeasured" lists exactly the optional
+# tracepoints osn hooks that this kernel lacks (the x86 vectors and
+# nmi_handler; an entry/exit pair by its entry), dmesg says it once at load
+# when it is not empty, and osn top prints it under its title.  A kernel
+# that lacks one still loads osn: that is the degradation, not a failure.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/engine/engine.sh"
+
+eng_setup
+p=/sys/module/osn/parameters/unmeasured
+[ -e "$p" ] || fail "no parameter unmeasured"
+expect_fail sh -c "echo x >$p"
+got=$(cat "$p")
+info "unmeasured on $(uname -r): '${got:-none}'"
+
+want=
+for v in local_timer reschedule call_function call_function_single irq_work \
+	 thermal_apic threshold_apic deferred_error_apic x86_platform_ipi \
+	 error_apic spurious_apic; do
+	if [ ! -d "$(tfs events/irq_vectors/${v}_entry)" ] ||
+	   [ ! -d "$(tfs events/irq_vectors/${v}_exit)" ]; then
+		want="$want${want:+,}${v}_entry"
+	fi
+done
+[ -d "$(tfs events/nmi/nmi_handler)" ] || want="$want${want:+,}nmi_handler"
+assert_eq "$got" "$want" "unmeasured (the optional tracepoints missing from events/)"
+
+if [ -n "$got" ]; then
+	dmesg | grep -q "osn: this kernel has no tracepoint for: $got;" ||
+		fail "dmesg does not say what is not measured"
+	require_bin osn
+	out=$(osn top -c 1 -d 1 2>&1) || fail "osn top failed: $out"
+	echo "$out" | grep -q "not measured on this kernel (counted as hw): $got" ||
+		fail "osn top does not say what is not measured: $out"
+else
+	if dmesg | grep -q "osn: this kernel has no tracepoint for"; then
+		fail "dmesg says something is not measured, the parameter is empty"
+	fi
+fi
+exit 0
