@@ -1,8 +1,10 @@
 #!/bin/sh
 # timeout: 300
-# osn hist counts injected 200 us hard-IRQ stalls on CPU 1 in the buckets
-# >= 200 us of CPU 1, with exact max >= 200 us; the kernel's histogram
-# carries the duration sums; text and JSON agree.
+# osn hist counts injected 2 ms hard-IRQ stalls on CPU 1 in CPU 1's
+# buckets of 2-3 ms (where the guest's own noise puts a handful of samples
+# at most: a hist that lost the injections would fail), with exact max
+# >= 2 ms; the kernel's histogram carries the duration sums (or, without
+# hist triggers, osn builds it and says so); text and JSON agree.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -16,7 +18,7 @@ cli_setup
 pid=$!
 CLI_PID=$pid CLI_LOG=$CLI_OUT/hist.err
 cli_wait_collecting osn_hist
-inject irq 1 50 200
+inject irq 1 50 2000 20000
 done=$(inject_status done)
 info "$(inject_status)"
 wait $pid
@@ -41,12 +43,13 @@ assert_eq "$done" 50 "injections done"
 j=$CLI_OUT/hist.json
 assert_eq "$(cli_json "$j" '.cpus | length')" 1 "measured CPUs"
 assert_eq "$(cli_json "$j" '.cpus[0].cpu')" 1 "measured CPU"
-n200=$(cli_json "$j" '([.cpus[0].buckets[] | select(.index >= 200) | .count] | add // 0) + .cpus[0].over')
+n2m=$(cli_json "$j" '[.cpus[0].buckets[] | select(.index >= 2000 and .index < 3000) | .count] | add // 0')
 count=$(cli_json "$j" '.cpus[0].count')
 max=$(cli_json "$j" '.cpus[0].max')
-info "count $count, >= 200 us: $n200, max $max us"
-assert_ge "$n200" $((done * 9 / 10)) "samples >= 200 us"
-cli_us_ge "$max" 200000 || fail "max $max us < 200 us"
+info "count $count, 2-3 ms: $n2m, max $max us"
+assert_ge "$n2m" $((done * 9 / 10)) "samples of 2-3 ms"
+assert_le "$n2m" $((done + 10)) "samples of 2-3 ms"
+cli_us_ge "$max" 2000000 || fail "max $max us < 2000 us"
 p999=$(cli_json "$j" '.cpus[0]["p99.9"]')
 awk -v a="$p999" -v b="$max" 'BEGIN { exit !(a <= b) }' ||
 	fail "p99.9 $p999 > max $max"
@@ -55,13 +58,13 @@ min=$(cli_json "$j" '.cpus[0].min')
 awk -v a="$min" -v b="$avg" -v c="$max" 'BEGIN { exit !(a <= b && b <= c) }' ||
 	fail "not min <= avg <= max: $min $avg $max"
 
-# text: rtla layout, the 200 row of CPU-001 matches the JSON bucket
+# text: rtla layout, the 2000 row of CPU-001 matches the JSON bucket
 t=$CLI_OUT/hist.txt
 grep -q '^# osn histogram$' "$t" || fail "no header"
 grep -Eq '^Index +CPU-001$' "$t" || fail "no index line for CPU-001"
-b200=$(cli_json "$j" '[.cpus[0].buckets[] | select(.index == 200) | .count] | add // 0')
-row=$(awk '$1 == "200" { print $2 }' "$t")
-assert_eq "${row:-0}" "$b200" "bucket 200 in text and JSON"
+b2000=$(cli_json "$j" '[.cpus[0].buckets[] | select(.index == 2000) | .count] | add // 0')
+row=$(awk '$1 == "2000" { print $2 }' "$t")
+assert_eq "${row:-0}" "$b2000" "bucket 2000 in text and JSON"
 tc=$(awk '$1 == "count:" { print $2 }' "$t")
 assert_eq "$tc" "$count" "count: row"
 for r in over: min: avg: max: p50: p90: p99: p99.9:; do
