@@ -14,11 +14,16 @@ echo 1 >"$i/tracing_on"
 sleep 0.3
 assert_eq "$(osn_nthreads)" 0 "threads without workload"
 inject irq 1 20 200 2000
-taskset -c 1 sh -c 'i=0; while [ $i -lt 2000 ]; do i=$((i + 1)); done' 2>/dev/null ||
-	info "taskset unavailable"
+command -v taskset >/dev/null || fail "no taskset in the guest"
+taskset -c 1 sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' &
+tp=$!
+wait $tp || fail "the user task on CPU 1 failed"
 echo 0 >"$i/tracing_on"
 echo 0 >"$i/events/osn/enable"
 n=$(grep ' irq_noise: local_timer:' "$i/trace" | grep '\[001\]' >/tmp/eng_nw; eng_duration_ge /tmp/eng_nw 200000)
 assert_ge "$n" 19 "irq_noise >= 200us on CPU 1 without workload"
+# The user task is noise to CPU 1: a thread_noise of it, on CPU 1.
+grep '\[001\]' "$i/trace" | grep -Eq " thread_noise: +sh:$tp " ||
+	fail "no thread_noise for the user task sh:$tp on CPU 1: $(grep ' thread_noise: ' "$i/trace" | tail -n 5)"
 assert_eq "$(grep -E ' (irq_noise|thread_noise): ' "$i/trace" | grep -c '\[000\]')" 0 "events on CPU 0"
 exit 0

@@ -55,18 +55,23 @@ done
 info "[$(rel_elapsed)s] $N sequential rounds ($WRITES knob writes)"
 rel_flowing "$I" 2 20 || fail "no sample events after the sequential churn"
 
-# Concurrent writers.  Each leaves its knobs in a known state at the end.
+# Concurrent writers.  Each leaves its knobs in a known state at the end;
+# every write of theirs is valid, so a writer that sees one fail exits
+# non-zero, and the test checks their exit statuses.
+kw() {	# VALUE KNOB
+	echo "$1" >"$OSN_PARAMS/$2" || { echo "writer: $2 <- $1 failed"; exit 1; }
+}
 (
 	j=0
 	while [ $j -lt $((N * 4)) ]; do
-		for t in 0 7 100 1 20; do echo $t >"$OSN_PARAMS/threshold_us"; done
-		echo 10000000 >"$OSN_PARAMS/stop_tracing_us"
-		echo 0 >"$OSN_PARAMS/stop_tracing_us"
-		echo 50000000 >"$OSN_PARAMS/stop_tracing_total_us"
-		echo 0 >"$OSN_PARAMS/stop_tracing_total_us"
+		for t in 0 7 100 1 20; do kw $t threshold_us; done
+		kw 10000000 stop_tracing_us
+		kw 0 stop_tracing_us
+		kw 50000000 stop_tracing_total_us
+		kw 0 stop_tracing_total_us
 		j=$((j + 1))
 	done
-	echo 0 >"$OSN_PARAMS/threshold_us"
+	kw 0 threshold_us
 ) &
 w1=$!
 (
@@ -75,9 +80,9 @@ w1=$!
 		for pr in "100000 20000" "50000 5000" "2000 1000" "100000 20000"; do
 			# shellcheck disable=SC2086
 			set -- $pr
-			echo 100 >"$OSN_PARAMS/runtime_us"
-			echo "$1" >"$OSN_PARAMS/period_us"
-			echo "$2" >"$OSN_PARAMS/runtime_us"
+			kw 100 runtime_us
+			kw "$1" period_us
+			kw "$2" runtime_us
 		done
 		j=$((j + 1))
 	done
@@ -88,12 +93,12 @@ w2=$!
 	while [ $j -lt "$N" ]; do
 		for o in OSNOISE_PREEMPT_DISABLE NO_OSNOISE_PREEMPT_DISABLE \
 			 OSNOISE_IRQ_DISABLE NO_OSNOISE_IRQ_DISABLE NO_OSNOISE_WORKLOAD DEFAULTS; do
-			echo $o >"$OSN_PARAMS/options"
+			kw $o options
 		done
 		sleep 0.2
 		j=$((j + 1))
 	done
-	echo DEFAULTS >"$OSN_PARAMS/options"
+	kw DEFAULTS options
 ) &
 w3=$!
 on_exit "kill $w1 $w2 $w3"
@@ -112,6 +117,7 @@ r2=$?
 wait $w3
 r3=$?
 info "[$(rel_elapsed)s] background writers done ($r1 $r2 $r3), $CW cpus writes"
+assert_eq "$r1 $r2 $r3" "0 0 0" "exit statuses of the concurrent writers"
 # Every writer's last writes must have stuck.
 assert_eq "$(osn_knob threshold_us) $(osn_knob stop_tracing_us) $(osn_knob stop_tracing_total_us)" "0 0 0" \
 	"threshold and stop knobs after the churn"

@@ -19,19 +19,18 @@ on_exit "echo 0 >$TFS/events/osn/enable"
 on_exit rm_instance rel_tog_tmp
 
 # toggler INSTANCE_DIR ROUNDS: enable/disable single events and the whole
-# osn system, in varying orders.
+# osn system, in varying orders.  Every write is valid: the toggler exits
+# non-zero at the first that fails, and its exit status is checked.
 toggler() {
 	_d=$1
 	_j=0
 	while [ $_j -lt "$2" ]; do
-		echo 1 >"$_d/events/osn/sample/enable"
-		echo 1 >"$_d/events/osn/irq_noise/enable"
-		echo 0 >"$_d/events/osn/sample/enable"
-		echo 1 >"$_d/events/osn/enable"
-		echo 0 >"$_d/events/osn/irq_noise/enable"
-		echo 0 >"$_d/events/osn/enable"
-		echo 1 >"$_d/events/osn/thread_noise/enable"
-		echo 0 >"$_d/events/osn/thread_noise/enable"
+		for _w in sample/enable:1 irq_noise/enable:1 sample/enable:0 enable:1 \
+			  irq_noise/enable:0 enable:0 thread_noise/enable:1 \
+			  thread_noise/enable:0; do
+			echo "${_w#*:}" >"$_d/events/osn/${_w%:*}" ||
+				{ echo "toggler: $_d/events/osn/${_w%:*} <- ${_w#*:} failed"; return 1; }
+		done
 		_j=$((_j + 1))
 	done
 }
@@ -60,6 +59,7 @@ for p in $pids; do
 	wait "$p"
 	rc=$?
 	[ $rc = 0 ] || [ "$p" != "$rmpid" ] || fail "instance create/remove loop failed ($rc)"
+	[ $rc = 0 ] || fail "a toggler failed ($rc)"
 done
 TOGGLES=$(((3 * N + N / 2) * 8 + N / 4 * 2))
 info "[$(rel_elapsed)s] $TOGGLES enable/disable writes done"
@@ -81,7 +81,7 @@ for n in 1 2 3; do
 	toggler "$TFS/instances/rel_tog$n" $((N / 4)) &
 	pids="$pids $!"
 done
-for p in $pids; do wait "$p"; done
+for p in $pids; do wait "$p" || fail "a toggler of the second storm failed"; done
 for n in 1 2 3; do
 	echo 1 >"$TFS/instances/rel_tog$n/events/osn/sample/enable"
 done
