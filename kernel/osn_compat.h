@@ -20,6 +20,7 @@
 #include <linux/kthread.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <asm/hardirq.h>
 
 /*
@@ -217,6 +218,20 @@ osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
 		hrtimer_init(t, clock, mode);				\
 		(t)->function = (fn);					\
 	} while (0)
+#endif
+
+/*
+ * Test injector only: an irq_work that runs in hard IRQ context on every
+ * kernel (the injector's nested IRQ).
+ *  [5.11, ...)  IRQ_WORK_INIT_HARD(): PREEMPT_RT runs other irq_work in
+ *               a thread.  Debian's 5.10-rt has it from the RT patch set.
+ *  [..., 5.11)  a plain static initializer (what init_irq_work() sets):
+ *               without PREEMPT_RT it runs in hard IRQ.
+ */
+#if OSN_KERNEL_FROM(5, 11, 0) || defined(IRQ_WORK_INIT_HARD)
+# define OSN_IRQ_WORK_INIT_HARD(fn)	IRQ_WORK_INIT_HARD(fn)
+#else
+# define OSN_IRQ_WORK_INIT_HARD(fn)	{ .func = (fn) }
 #endif
 
 #endif /* _OSN_COMPAT_H */

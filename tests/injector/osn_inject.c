@@ -47,6 +47,7 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
@@ -94,6 +95,7 @@ struct inj_run {
 	unsigned int	count;
 	unsigned int	duration_us;
 	unsigned int	interval_us;
+	unsigned int	nest_us;	/* hard IRQ nested in each injection */
 
 	/* Run state. */
 	bool		active;		/* started and not yet cleaned up */
@@ -112,6 +114,8 @@ struct inj_run {
 	u64		max_ns;
 	u64		min_ns;
 	unsigned int	lost;		/* NMIs that never arrived */
+	unsigned int	nested;		/* nested IRQs that ran */
+	u64		nest_ns;	/* their time */
 	pid_t		pid;		/* task the injections ran in (not irq/ipi) */
 	char		comm[TASK_COMM_LEN];
 	unsigned long	runs;		/* runs started since load */
@@ -153,6 +157,34 @@ static bool inj_in_ctx(enum inj_ctx ctx)
 	}
 }
 
+/* The nested IRQ: a self-IPI (irq_work vector) that spins nest_us. */
+static void inj_nest_fn(struct irq_work *w)
+{
+	u64 ns = inj_spin(inj.nest_us);
+
+	WRITE_ONCE(inj.nest_ns, inj.nest_ns + ns);
+	WRITE_ONCE(inj.nested, inj.nested + 1);
+}
+
+static struct irq_work inj_nest_work = OSN_IRQ_WORK_INIT_HARD(inj_nest_fn);
+
+/*
+ * Spin duration_us in all; with nest_us, raise a hard IRQ on this CPU
+ * halfway, which spins nest_us inside the injection (softirq and thread
+ * contexts run with interrupts on, so it nests at once): ground truth for
+ * the subtraction of nested noise.
+ */
+static u64 inj_spin_nested(void)
+{
+	u64 ns;
+
+	if (!inj.nest_us)
+		return inj_spin(inj.duration_us);
+	ns = inj_spin(inj.duration_us / 2);
+	irq_work_queue(&inj_nest_work);
+	return ns + inj_spin(inj.duration_us - inj.duration_us / 2);
+}
+
 /*
  * One injection: steal the CPU for duration_us and account it.  Returns true
  * when the run is complete (count reached or stop requested).
@@ -165,7 +197,7 @@ static bool inj_one(void)
 	u64 ns;
 	bool last;
 
-	ns = inj_spin(inj.duration_us);
+	ns = inj_spin_nested();
 
 	done = inj.done + 1;
 	WRITE_ONCE(inj.stolen_ns, inj.stolen_ns + ns);
@@ -316,6 +348,7 @@ static void inj_cleanup(void)
 		unregister_nmi_handler(NMI_LOCAL, "osn_inject");
 		inj.nmi_registered = false;
 	}
+	irq_work_sync(&inj_nest_work);
 	WRITE_ONCE(inj.finished, true);
 	inj.active = false;
 }
@@ -332,7 +365,8 @@ static unsigned int inj_other_cpu(unsigned int cpu)
 
 /* Start a run.  inj_mutex held. */
 static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
-		     unsigned int duration_us, unsigned int interval_us)
+		     unsigned int duration_us, unsigned int interval_us,
+		     unsigned int nest_us)
 {
 	struct task_struct *task;
 	unsigned int tcpu;
@@ -358,6 +392,9 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	inj.count = count;
 	inj.duration_us = duration_us;
 	inj.interval_us = interval_us;
+	inj.nest_us = nest_us;
+	inj.nested = 0;
+	inj.nest_ns = 0;
 	inj.stop = false;
 	inj.finished = false;
 	inj.task = NULL;
@@ -431,7 +468,7 @@ static int inj_parse_uint(const char *s, unsigned int *val)
 static int inj_parse_and_start(char *buf)
 {
 	unsigned int cpu = UINT_MAX, count = 0, duration_us = 0;
-	unsigned int interval_us = 0;
+	unsigned int interval_us = 0, nest_us = 0;
 	int ctx = -1;
 	char *tok, *val;
 	int ret;
@@ -456,6 +493,8 @@ static int inj_parse_and_start(char *buf)
 			ret = inj_parse_uint(val, &duration_us);
 		} else if (!strcmp(tok, "interval_us")) {
 			ret = inj_parse_uint(val, &interval_us);
+		} else if (!strcmp(tok, "nest_us")) {
+			ret = inj_parse_uint(val, &nest_us);
 		} else {
 			return -EINVAL;
 		}
@@ -477,7 +516,12 @@ static int inj_parse_and_start(char *buf)
 	    interval_us < duration_us + INJ_MIN_GAP_US)
 		return -EINVAL;
 
-	return inj_start(ctx, cpu, count, duration_us, interval_us);
+	/* A nested IRQ needs interrupts on, and fits in the first half. */
+	if (nest_us && ((ctx != INJ_SOFTIRQ && ctx != INJ_THREAD) ||
+			nest_us > INJ_MAX_NMI_US || nest_us >= duration_us / 2))
+		return -EINVAL;
+
+	return inj_start(ctx, cpu, count, duration_us, interval_us, nest_us);
 }
 
 static ssize_t inj_write(struct file *file, const char __user *ubuf,
@@ -507,10 +551,10 @@ static ssize_t inj_write(struct file *file, const char __user *ubuf,
 static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	unsigned int done, ctx_ok, wrong_cpu, lost;
-	u64 stolen, max, min;
+	unsigned int done, ctx_ok, wrong_cpu, lost, nested;
+	u64 stolen, max, min, nest_ns;
 	char comm[TASK_COMM_LEN];
-	char buf[384];
+	char buf[448];
 	bool running;
 	pid_t pid;
 	int n;
@@ -522,6 +566,8 @@ static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 	max = READ_ONCE(inj.max_ns);
 	min = READ_ONCE(inj.min_ns);
 	lost = READ_ONCE(inj.lost);
+	nested = READ_ONCE(inj.nested);
+	nest_ns = READ_ONCE(inj.nest_ns);
 	pid = READ_ONCE(inj.pid);
 	memcpy(comm, inj.comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
@@ -532,12 +578,12 @@ static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 	mutex_lock(&inj_mutex);
 	running = inj.active && !READ_ONCE(inj.finished);
 	n = scnprintf(buf, sizeof(buf),
-		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u pid=%d comm=%s runs=%lu\n",
+		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u nest_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u nested=%u nest_ns=%llu pid=%d comm=%s runs=%lu\n",
 		      running ? "running" : "idle",
 		      inj.runs ? inj_ctx_names[inj.ctx] : "none",
 		      inj.cpu, inj.count, inj.duration_us, inj.interval_us,
-		      done, stolen, max, min, ctx_ok, wrong_cpu, lost, pid, comm,
-		      inj.runs);
+		      inj.nest_us, done, stolen, max, min, ctx_ok, wrong_cpu,
+		      lost, nested, nest_ns, pid, comm, inj.runs);
 	mutex_unlock(&inj_mutex);
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
