@@ -3,6 +3,8 @@
 #
 # run-host.sh [--result FILE] - the host-side tests:
 #   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
+#   - tests/vm/selftest-manifest.sh (a missing test or an unallowed skip
+#     fails a kernel's run)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
 # (osn.ko and osn_inject.ko are built with W=1 and sparse, with each kernel's
@@ -47,6 +49,13 @@ echo "== host: tests/vm/selftest-parser.sh"
 grep -v '^ok' "$log_dir/selftest-parser.log" | grep -v 'passed,' | sed 's/^/  /'
 add_counts "parser self-test" "$log_dir/selftest-parser.log" ||
 	{ echo "host: parser self-test did not run"; tf=$((tf + 1)); }
+
+# ---- the manifest check of each guest run ---------------------------------
+echo "== host: tests/vm/selftest-manifest.sh"
+"$here/vm/selftest-manifest.sh" >"$log_dir/selftest-manifest.log" 2>&1
+grep -v '^ok' "$log_dir/selftest-manifest.log" | grep -v 'passed,' | sed 's/^/  /'
+add_counts "manifest self-test" "$log_dir/selftest-manifest.log" ||
+	{ echo "host: manifest self-test did not run"; tf=$((tf + 1)); }
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# check-manifest.sh KERNEL CONSOLE-LOG EXPECTED-LIST - compare what a guest
-# run reported with what it had to run (tests/vm/manifest).
+# check-manifest.sh KERNEL EXPECTED-LIST CONSOLE-LOG [HOST-RESULTS] - compare
+# what a guest run reported (the console log, and the host's own results of
+# that kernel: the module builds) with what it had to run
+# (tests/vm/manifest).
 #   EXPECTED-LIST  the test names the host gave the guest, one per line
 # Prints, for each problem, the protocol lines of a failed test:
 #   OSN-TEST-NOTE: manifest/<test> <why>
@@ -12,8 +14,9 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# = 3 ] || die "usage: check-manifest.sh KERNEL CONSOLE-LOG EXPECTED-LIST"
-K=$1 log=$2 expected=$3
+[ $# -ge 3 ] || die "usage: check-manifest.sh KERNEL EXPECTED-LIST CONSOLE-LOG [HOST-RESULTS]"
+K=$1 expected=$2 log=$3
+shift 2
 manifest=$OSN_ROOT/tests/vm/manifest
 bad=0
 
@@ -34,7 +37,7 @@ allowed() {
 	return 1
 }
 
-results=$(sed -n 's/^OSN-TEST: \(PASS\|FAIL\|SKIP\) \([^ ]*\) .*/\1 \2/p' "$log")
+results=$(cat "$@" | sed -n 's/^OSN-TEST: \(PASS\|FAIL\|SKIP\) \([^ ]*\) .*/\1 \2/p')
 n=0
 while read -r t; do
 	[ -n "$t" ] || continue
@@ -46,7 +49,7 @@ while read -r t; do
 		if why=$(allowed "$t"); then
 			echo "osn-manifest: $K: $t skipped, as the manifest allows ($why)" >&2
 		else
-			problem "$t" "skipped on $K, which the manifest does not allow: $(sed -n "s/^OSN-TEST-NOTE: $t skipped: //p" "$log" | tail -n 1)"
+			problem "$t" "skipped on $K, which the manifest does not allow: $(grep -F "OSN-TEST-NOTE: $t skipped: " "$log" | tail -n 1 | sed 's/.* skipped: //')"
 		fi ;;
 	esac
 done <"$expected"

@@ -322,7 +322,9 @@ wait "$wdpid" 2>/dev/null || true
 # The test suite proper (not the bench): every expected test reported, no
 # skip the manifest does not allow.
 if [ "$gdir" = guest ]; then
-	"$OSN_ROOT/tests/vm/check-manifest.sh" "$K" "$log" "$expected" >>"$results" || true
+	"$OSN_ROOT/tests/vm/check-manifest.sh" "$K" "$expected" "$log" "$results" \
+		>"$work/manifest-results" || true
+	cat "$work/manifest-results" >>"$results"
 fi
 
 set +e
