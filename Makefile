@@ -20,8 +20,9 @@ KDIR	?= /lib/modules/$(shell uname -r)/build
 PREFIX	?= /usr/local
 DESTDIR	?=
 # The matrix (tests/vm/common.sh): Debian 11 bullseye, 12 bookworm (+ its
-# 6.12 backport), 13 trixie and forky (testing), generic and PREEMPT_RT.
-KERNELS	?= 6.1 6.12 6.1-rt 6.12-rt 5.10 5.10-rt trixie trixie-rt forky forky-rt
+# 6.12 backport), 13 trixie and forky (testing), generic and PREEMPT_RT;
+# longest run first (see tests/vm/common.sh).
+KERNELS	?= forky-rt forky 5.10-rt 6.1-rt trixie-rt 6.12-rt 5.10 6.12 trixie 6.1
 
 export KDIR PREFIX DESTDIR
 

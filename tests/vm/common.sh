@@ -10,8 +10,10 @@ OSN_KCACHE=${OSN_KCACHE:-$OSN_BUILD/kernels}
 OSN_ROOTS=${OSN_ROOTS:-$OSN_BUILD/roots}
 # The matrix: Debian 11 bullseye (5.10), 12 bookworm (6.1, and 6.12 from
 # backports), 13 trixie (6.12), forky (testing: whatever it ships),
-# generic and PREEMPT_RT each.
-OSN_ALL_KERNELS="6.1 6.12 6.1-rt 6.12-rt 5.10 5.10-rt trixie trixie-rt forky forky-rt"
+# generic and PREEMPT_RT each.  Listed longest run first (forky's 7.x is the
+# slowest under TCG, then the -rt kernels): run-matrix.sh starts them in this
+# order two at a time, so the last to start are the short ones.
+OSN_ALL_KERNELS="forky-rt forky 5.10-rt 6.1-rt trixie-rt 6.12-rt 5.10 6.12 trixie 6.1"
 
 die() { echo "osn-vm: $*" >&2; exit 2; }
 note() { echo "osn-vm: $*" >&2; }
