@@ -14,6 +14,7 @@
 #                             kernel of the matrix, with its release's toolchain
 #   make demo                 boot a Debian kernel in QEMU and show osn top
 #   make bench                benchmark against upstream osnoise (6.1-rt VM)
+#   make check-mutants        deliberate bugs the suite must catch (6.1 VM)
 #   make sparse / make W1     static checks of the module
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
@@ -27,7 +28,8 @@ KERNELS	?= forky-rt forky 5.10-rt 6.1-rt trixie-rt 6.12-rt 5.10 6.12 trixie 6.1
 export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
-	check check-host check-vm demo bench soak sparse W1 deps module-for
+	check check-host check-vm demo bench soak sparse W1 deps module-for \
+	check-mutants
 
 all: module tools
 
@@ -71,6 +73,9 @@ module-for:
 check:
 	@test -z "$(OSN_TESTS_FILTER)" || { echo "make check runs every test: unset OSN_TESTS_FILTER (use make check-vm to run some)" >&2; exit 2; }
 	tests/run-all.sh $(KERNELS)
+
+check-mutants:
+	tests/mutants/run.sh $(MUTANTS)
 
 demo:
 	tests/vm/demo.sh

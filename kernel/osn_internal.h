@@ -128,6 +128,14 @@ bool osn_stop_arm_take(unsigned int reason);
 void osn_stop_rearm(void);
 int osn_params_validate(void);
 
+/*
+ * Deliberate bugs for `make check-mutants` (tests/mutants/run.sh), each
+ * compiled in only with -DOSN_MUTANT_<NAME>=1, to prove that the suite
+ * catches it.  A normal build has none: OSN_MUTANT() is then 0 and the
+ * compiler drops the branch.
+ */
+#define OSN_MUTANT(name)	IS_ENABLED(OSN_MUTANT_##name)
+
 /* osn_main.c */
 void osn_request_restart(void);
 extern struct cpumask osn_run_cpus;

@@ -75,6 +75,8 @@ static u64 osn_guarded_duration(struct osn_cpu *oc, u64 *delta_start_ns)
 /* A source that was interrupted for duration_ns: exclude that time. */
 static inline void osn_push_start(struct osn_source *src, u64 duration_ns)
 {
+	if (OSN_MUTANT(NO_NESTED))	/* mutant: nested noise not subtracted */
+		return;
 	if (src->delta_start_ns)
 		src->delta_start_ns += duration_ns;
 }
@@ -101,7 +103,10 @@ static u64 osn_source_exit(struct osn_cpu *oc, struct osn_source *src,
 		return 0;
 
 	duration = osn_guarded_duration(oc, &src->delta_start_ns);
-	oc->stat[class].time_ns += duration;
+	/* Mutant: hard IRQs longer than 100 us left out of the statistics. */
+	if (!(OSN_MUTANT(IRQ_LONG_DROPPED) && class == OSN_CLASS_IRQ &&
+	      duration > 100 * NSEC_PER_USEC))
+		oc->stat[class].time_ns += duration;
 	src->delta_start_ns = 0;
 	return duration;
 }
@@ -192,7 +197,10 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 	if (!osn_cpu_active(oc) || !oc->softirq.delta_start_ns)
 		return;
 
-	duration = osn_source_exit(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
+	/* Mutant: softirq time accounted as IRQ time. */
+	duration = osn_source_exit(oc, &oc->softirq,
+				   OSN_MUTANT(SOFTIRQ_AS_IRQ) ? OSN_CLASS_IRQ :
+				   OSN_CLASS_SOFTIRQ);
 	if (osn_event_on(softirq_noise))
 		trace_softirq_noise(vec_nr, start, duration);
 	osn_push_start(&oc->thread, duration);

@@ -128,7 +128,9 @@ static void osn_emit_sample(struct osn_cpu *oc, const struct osn_config *cfg,
 	if (osn_event_on(sample))
 		trace_sample(&s);
 
-	if (cfg->stop_total_ns && s.noise > cfg->stop_total_ns)
+	/* (Mutant STOP_TOTAL_NEVER: the stop on the total never fires.) */
+	if (!OSN_MUTANT(STOP_TOTAL_NEVER) &&
+	    cfg->stop_total_ns && s.noise > cfg->stop_total_ns)
 		osn_stop_tracing(OSN_STOP_TOTAL, s.noise, cfg->stop_total_ns);
 }
 
