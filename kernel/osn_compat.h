@@ -210,15 +210,17 @@ osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
  *               v6.13); hrtimer_init() is gone from 7.2's exports.
  *  [..., 6.13)  hrtimer_init(), then set ->function.
  */
+static inline void
+osn_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *),
+		  clockid_t clock, enum hrtimer_mode mode)
+{
 #if OSN_KERNEL_FROM(6, 13, 0)
-# define osn_hrtimer_setup(t, fn, clock, mode)	hrtimer_setup(t, fn, clock, mode)
+	hrtimer_setup(t, fn, clock, mode);
 #else
-# define osn_hrtimer_setup(t, fn, clock, mode)				\
-	do {								\
-		hrtimer_init(t, clock, mode);				\
-		(t)->function = (fn);					\
-	} while (0)
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
 #endif
+}
 
 /*
  * Test injector only: an irq_work that runs in hard IRQ context on every

@@ -355,7 +355,6 @@ void osn_flush_nmi(struct osn_cpu *oc)
 	unsigned int seq;
 	u64 start_ns, duration_ns;
 
-
 	do {
 		seq = READ_ONCE(oc->nmi_pend_seq);
 		if (!seq)
