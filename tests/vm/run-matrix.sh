@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run-matrix.sh [--long] [--result FILE] [KERNEL...] - the guest suite on
-# every kernel of the matrix (default: 6.1 6.12 6.1-rt 6.12-rt).  A VM
+# every kernel of the matrix (default: all ten, tests/vm/common.sh).  A VM
 # runs single-threaded TCG (one host core, see run-kernel.sh), so
 # OSN_VM_JOBS kernels run at once (default: the host's cores, at most 2;
 # 1 runs them one after the other).  Each kernel's output is printed as a
