@@ -103,9 +103,16 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 	t->ops->on_event(t, ev);
 }
 
+/*
+ * Read what the tool's instance holds.  While the instance records, a read
+ * lasts at most one read interval: where events come faster than they are
+ * parsed (osn hist without hist triggers at a low threshold), the loop must
+ * still see the end of -d and signals.
+ */
 int osn_tool_read(struct osn_tool *t)
 {
-	if (osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed) < 0)
+	if (osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed,
+			    t->read_ns ? t->read_ns : TICK_NS) < 0)
 		return -1;
 	return 0;
 }
@@ -723,8 +730,13 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 			break;
 	}
 end:
-	/* the last events (the stop and what led to it) */
-	osn_tool_read(t);
+	/*
+	 * The last events (the stop and what led to it).  The instance is
+	 * turned off first, so that this read ends: nothing after the end of
+	 * the collection is counted.
+	 */
+	tracefs_trace_off(t->inst);
+	osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
 		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;

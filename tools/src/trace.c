@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
@@ -224,11 +225,22 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 
 struct read_ctx {
 	struct osn_decoder *d;
+	struct tracefs_instance *inst;
 	osn_event_cb cb;
 	void *ctx;
 	long n;
 	uint64_t missed;
+	uint64_t records;
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC, 0: none */
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 static int read_cb(struct tep_event *event, struct tep_record *record,
 		   int cpu, void *data)
@@ -237,6 +249,10 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 	struct osn_event ev;
 
 	(void)cpu;
+	/* the clock is read once every 1024 records: cheap enough */
+	if (rc->deadline_ns && !(++rc->records & 1023) &&
+	    mono_ns() >= rc->deadline_ns)
+		tracefs_iterate_stop(rc->inst);
 	if (record->missed_events > 0)
 		rc->missed += record->missed_events;
 	if (osn_decode(rc->d, event, record, &ev))
@@ -247,10 +263,13 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 }
 
 long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
-		     osn_event_cb cb, void *ctx, uint64_t *missed)
+		     osn_event_cb cb, void *ctx, uint64_t *missed,
+		     uint64_t budget_ns)
 {
-	struct read_ctx rc = { .d = d, .cb = cb, .ctx = ctx };
+	struct read_ctx rc = { .d = d, .inst = inst, .cb = cb, .ctx = ctx };
 
+	if (budget_ns)
+		rc.deadline_ns = mono_ns() + budget_ns;
 	if (tracefs_iterate_raw_events(d->tep, inst, NULL, 0, read_cb, &rc) < 0)
 		return -1;
 	if (missed)
