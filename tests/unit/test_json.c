@@ -60,7 +60,11 @@ TEST(writer)
 	free(t);
 }
 
-/* Also parse with jq when the machine has it. */
+/*
+ * Also parse with jq (tests/install-deps.sh installs it): a missing jq or a
+ * temporary file that cannot be written is a failed check, never a check
+ * silently left out.
+ */
 static void jq_check(const char *text, const char *filter, const char *want)
 {
 	char path[] = "/tmp/osn-json-XXXXXX";
@@ -68,12 +72,13 @@ static void jq_check(const char *text, const char *filter, const char *want)
 	int fd;
 	FILE *p;
 
-	if (system("command -v jq >/dev/null 2>&1") != 0)
-		return;
+	CHECK(system("command -v jq >/dev/null 2>&1") == 0);
 	fd = mkstemp(path);
+	CHECK(fd >= 0);
 	if (fd < 0)
 		return;
 	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+		CHECK(!"the JSON could not be written for jq");
 		close(fd);
 		unlink(path);
 		return;
