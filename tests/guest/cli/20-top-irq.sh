@@ -3,9 +3,10 @@
 # osn top attributes injected hard-IRQ stalls on CPU 1 to CPU 1's IRQ
 # column: count >= injections, IRQ time between 90% of the stolen time and
 # the stolen time plus what the guest's own IRQs can add, and only CPU 1
-# is measured.  Text and JSON of the same run.  The injection (100 x 2 ms)
-# outweighs the guest's own IRQs on CPU 1 (~40/s, ~5 ms/s under TCG) over
-# the 8 s, so a top that dropped the injected IRQs would fail.
+# is measured.  Text and JSON of the same run.  The injection (80 x 20 ms)
+# outweighs the guest's own IRQ time on CPU 1 (200-600 ms in 8 s under
+# TCG, the most on RT kernels), so a top that dropped the injected IRQs
+# would fail.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -17,7 +18,7 @@ cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -d 8 -q \
 	--json="$CLI_OUT/top.json"
 pid=$CLI_PID
 cli_wait_collecting osn_top
-inject irq 1 100 2000 20000
+inject irq 1 80 20000 50000
 done=$(inject_status done)
 stolen=$(inject_status stolen_ns)
 info "$(inject_status)"
@@ -25,7 +26,7 @@ wait $pid
 rc=$?
 cat "$CLI_OUT/top.txt"
 assert_eq "$rc" 0 "exit status"
-assert_eq "$done" 100 "injections done"
+assert_eq "$done" 80 "injections done"
 
 j=$CLI_OUT/top.json
 assert_eq "$(cli_json "$j" '.cpus | length')" 1 "measured CPUs"
@@ -37,9 +38,9 @@ info "irq count $irq_count time $irq_time us, stolen $stolen ns"
 assert_ge "$irq_count" "$done" "IRQ count on CPU 1"
 cli_us_ge "$irq_time" $((stolen * 9 / 10)) ||
 	fail "IRQ time $irq_time us < 90% of the stolen $stolen ns"
-# the guest's own IRQs add at most 20 ms/s over the 8 s
-cli_us_ge "$irq_time" $((stolen + 160000000)) &&
-	fail "IRQ time $irq_time us > the stolen $stolen ns + 160 ms"
+# the guest's own IRQs add less than 1.5 s over the 8 s
+cli_us_ge "$irq_time" $((stolen + 1500000000)) &&
+	fail "IRQ time $irq_time us > the stolen $stolen ns + 1.5 s"
 periods=$(cli_json "$j" '.cpus[0].periods')
 assert_ge "$periods" 20 "periods of 100 ms in 8 s"
 
