@@ -1,9 +1,10 @@
 #!/bin/sh
 # timeout: 300
 # osn hist counts injected 30 ms hard-IRQ stalls on CPU 1 in CPU 1's
-# buckets of 30-40 ms (1 ms buckets; the guest's own noise under TCG puts
-# hundreds of samples in the 2-3 ms range on RT kernels, but few here: a
-# hist that lost the injections would fail), with exact max >= 30 ms; the
+# buckets of >= 30 ms (1 ms buckets; TCG stretches some samples to 50 ms;
+# the guest's own noise under TCG puts hundreds of samples in the 2-3 ms
+# range on RT kernels, but a handful here: a hist that lost the
+# injections would fail), with exact max >= 30 ms; the
 # kernel's histogram carries the duration sums (or, without hist
 # triggers, osn builds it and says so); text and JSON agree.
 . "$OSN_TESTS/guest/lib.sh"
@@ -44,12 +45,12 @@ assert_eq "$done" 40 "injections done"
 j=$CLI_OUT/hist.json
 assert_eq "$(cli_json "$j" '.cpus | length')" 1 "measured CPUs"
 assert_eq "$(cli_json "$j" '.cpus[0].cpu')" 1 "measured CPU"
-n30=$(cli_json "$j" '[.cpus[0].buckets[] | select(.index >= 30000 and .index < 40000) | .count] | add // 0')
+n30=$(cli_json "$j" '([.cpus[0].buckets[] | select(.index >= 30000) | .count] | add // 0) + .cpus[0].over')
 count=$(cli_json "$j" '.cpus[0].count')
 max=$(cli_json "$j" '.cpus[0].max')
-info "count $count, 30-40 ms: $n30, max $max us"
-assert_ge "$n30" $((done * 9 / 10)) "samples of 30-40 ms"
-assert_le "$n30" $((done * 2)) "samples of 30-40 ms"
+info "count $count, >= 30 ms: $n30, max $max us"
+assert_ge "$n30" $((done * 9 / 10)) "samples of >= 30 ms"
+assert_le "$n30" $((done * 2)) "samples of >= 30 ms"
 cli_us_ge "$max" 30000000 || fail "max $max us < 30000 us"
 p999=$(cli_json "$j" '.cpus[0]["p99.9"]')
 awk -v a="$p999" -v b="$max" 'BEGIN { exit !(a <= b) }' ||
