@@ -88,17 +88,24 @@ apt_install --no-upgrade "${pkgs[@]}"
 # after apt-get update (then its headers get installed).
 [ ${#hdrs[@]} = 0 ] || apt_install "${hdrs[@]}"
 
-# Chroots of the other releases, all at once (the mirror is the bottleneck).
-if [ ${#rels[@]} -gt 0 ]; then
-	echo "install-deps: chroots for ${rels[*]} in ${OSN_ROOTS#"$OSN_ROOT"/}"
-	pids=()
-	for r in "${rels[@]}"; do
-		"$here/vm/make-root.sh" "$r" &
+# each_at_once CMD ARG...: CMD ARG for every ARG, all at once (the mirror
+# is the bottleneck, not the CPU); fails if any failed.
+each_at_once() {
+	local cmd=$1 a p rc=0 pids=()
+	shift
+	for a in "$@"; do
+		"$cmd" "$a" &
 		pids+=($!)
 	done
-	rc=0
 	for p in "${pids[@]}"; do wait "$p" || rc=1; done
-	[ $rc = 0 ] || die "a chroot could not be made (see above)"
+	return $rc
+}
+
+# Chroots of the other releases, all at once.
+if [ ${#rels[@]} -gt 0 ]; then
+	echo "install-deps: chroots for ${rels[*]} in ${OSN_ROOTS#"$OSN_ROOT"/}"
+	each_at_once "$here/vm/make-root.sh" "${rels[@]}" ||
+		die "a chroot could not be made (see above)"
 fi
 
 for k in $kernels; do
@@ -108,14 +115,9 @@ done
 
 if [ $fetch = 1 ] && [ -n "$kernels" ]; then
 	echo "install-deps: fetching kernel images into ${OSN_KCACHE#"$OSN_ROOT"/}"
-	pids=()
-	for k in $kernels; do
-		"$here/vm/fetch-kernel.sh" "$k" &
-		pids+=($!)
-	done
-	rc=0
-	for p in "${pids[@]}"; do wait "$p" || rc=1; done
-	[ $rc = 0 ] || die "a kernel could not be fetched (see above)"
+	# shellcheck disable=SC2086
+	each_at_once "$here/vm/fetch-kernel.sh" $kernels ||
+		die "a kernel could not be fetched (see above)"
 	# The tree belongs to whoever ran sudo: keep build/ writable for them.
 	if [ -n "${SUDO_UID:-}" ]; then
 		chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$OSN_BUILD" 2>/dev/null || true

@@ -188,7 +188,9 @@ eng_unmatched() {
 # the irq_noise lines (not matching EVENT_ERE) that started inside it are
 # nested noise osn subtracted, so they count towards MIN_NS (on 7.x the
 # tick interrupt lands inside most soft-hrtimer injections).
-ENG_MATCH_AWK='
+# ENG_AWK_FUNCS: awk helpers for trace lines: ts() is the line's timestamp
+# (s), sd() sets s and d to its "start" (s) and "duration" (ns) fields.
+ENG_AWK_FUNCS='
 	function ts(k) {
 		for (k = 1; k <= NF; k++)
 			if ($k ~ /^[0-9]+\.[0-9]+:$/) return substr($k, 1, length($k) - 1) + 0
@@ -201,6 +203,8 @@ ENG_MATCH_AWK='
 			if ($k == "duration") d = $(k + 1) + 0
 		}
 	}
+'
+ENG_MATCH_AWK=$ENG_AWK_FUNCS'
 	{ L[NR] = $0 }
 	$0 ~ evre {
 		sd()
