@@ -164,10 +164,14 @@ if [ -n "$ul" ] && [ -x "$ul/usr/bin/rtla" ]; then
 	for l in $(in_userland "$K" ldd /usr/bin/rtla 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
 		cp -L "$ul$l" "$rel/lib/"
 	done
+	# The release's dynamic loader, under the name rtla: the process's
+	# name (comm) is the loader's file name, and the bench finds and
+	# signals rtla by name (pidof rtla).
+	cp -L "$rel/lib/ld-linux-x86-64.so.2" "$rel/rtla"
 	cat >"$root/osn/bin/rtla" <<'EOW'
 #!/bin/sh
 # rtla of the guest kernel's own Debian release, with that release's libraries.
-exec /osn/rel/lib/ld-linux-x86-64.so.2 --library-path /osn/rel/lib /osn/rel/bin/rtla "$@"
+exec /osn/rel/rtla --argv0 rtla --library-path /osn/rel/lib /osn/rel/bin/rtla "$@"
 EOW
 	chmod 755 "$root/osn/bin/rtla"
 	copied="$copied rtla($(kernel_release "$K"))"
