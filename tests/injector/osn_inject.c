@@ -28,6 +28,12 @@
  *           NMI) to the CPU; an NMI_LOCAL handler busy-waits in NMI
  *           context, then the sender sends the next one.  At most 10 ms.
  *
+ * nest_us=N (softirq and thread only, N < duration_us / 2, at most 10 ms):
+ * halfway through each injection, raise a hard IRQ on the CPU (a self-IPI
+ * through an irq_work, the irq_work vector) that busy-waits N us inside
+ * it: known nested noise, for the test of its subtraction.  The status
+ * line reports nested= and nest_ns=.
+ *
  * Each injection busy-waits on local_clock() until DURATION_US elapsed and
  * accounts the time it really took (total, min, max), whether it ran in the
  * expected context (ctx_ok) and on the expected CPU (wrong_cpu otherwise);
