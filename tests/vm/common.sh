@@ -60,9 +60,19 @@ kernel_userland() {
 	echo "$OSN_ROOTS/$rel"
 }
 
-# in_userland K CMD...: run CMD in kernel K's userland.  In a chroot, with
-# /proc mounted in a private mount namespace (7.x objtool reads
-# /proc/self/limits), so that nothing stays mounted when CMD ends.
+# in_root DIR CMD...: run CMD in the chroot DIR, with /proc mounted in a
+# private mount namespace (7.x objtool reads /proc/self/limits), so that
+# nothing stays mounted when CMD ends.
+in_root() {
+	local r=$1
+	shift
+	as_root unshare -m --propagation private -- sh -c \
+		'mount -t proc proc "$0/proc" && exec chroot "$0" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root "$@"' \
+		"$r" "$@"
+}
+
+# in_userland K CMD...: run CMD in kernel K's userland (the host, or its
+# release's finished chroot).
 in_userland() {
 	local k=$1 r
 	shift
@@ -73,9 +83,7 @@ in_userland() {
 	fi
 	[ -e "$r/.osn-ready" ] ||
 		die "$k: no $(kernel_release "$k") chroot at $r (run: sudo tests/install-deps.sh --kernels $k)"
-	as_root unshare -m --propagation private -- sh -c \
-		'mount -t proc proc "$0/proc" && exec chroot "$0" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root "$@"' \
-		"$r" "$@"
+	in_root "$r" "$@"
 }
 
 # apt in kernel K's userland.  Forky's Release file may be past its

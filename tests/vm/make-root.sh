@@ -72,19 +72,12 @@ APT::Install-Recommends "false";
 APT::Sandbox::User "root";
 EOC
 	note "$rel: apt-get update; installing rtla if $rel has it"
-	in_root_sh "$dir" 'apt-get update -q &&
+	in_root "$dir" sh -c 'apt-get update -q &&
 		{ ! apt-cache show rtla >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -q rtla; } &&
 		apt-get clean' >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "$rel: apt in the chroot failed (see $log)"; }
 	echo "$recipe" >"$dir/.osn-ready"
 	note "$rel: chroot made in $(($(now_s) - t0))s ($(du -sm "$dir" | cut -f1) MB)"
-}
-
-# in_root_sh DIR SCRIPT: run a shell script in the chroot with /proc.
-in_root_sh() {
-	unshare -m --propagation private -- sh -c \
-		'mount -t proc proc "$0/proc" && exec chroot "$0" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 HOME=/root sh -c "$1"' \
-		"$1" "$2"
 }
 
 mkdir -p "$OSN_ROOTS"
