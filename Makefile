@@ -16,6 +16,9 @@
 #   make bench                benchmark against upstream osnoise (6.1-rt VM)
 #   make check-mutants        deliberate bugs the suite must catch (6.1 VM)
 #   make sparse / make W1     static checks of the module
+#   make checkpatch           checkpatch --strict on kernel/ (also in check-host)
+#   make debug-kernel         build the debug kernel (lockdep, KASAN, ...): tests/debug/
+#   make check-debug          the engine and reliability suites on it
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
 PREFIX	?= /usr/local
@@ -29,7 +32,7 @@ export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
 	check check-host check-vm demo bench soak sparse W1 deps module-for \
-	check-mutants
+	check-mutants checkpatch debug-kernel check-debug
 
 all: module tools
 
@@ -57,6 +60,15 @@ W1:
 
 deps:
 	tests/install-deps.sh
+
+checkpatch:
+	tests/checkpatch.sh
+
+debug-kernel:
+	tests/debug/build-kernel.sh
+
+check-debug:
+	tests/debug/run.sh
 
 check-host:
 	tests/run-host.sh

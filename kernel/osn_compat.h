@@ -84,18 +84,6 @@ static __always_inline u64 osn_time_get(void)
 #endif
 
 /*
- * Voluntary preemption point for the measuring loop.
- *  6.1/6.12 generic (PREEMPT_DYNAMIC): cond_resched() is a static call
- *     whose key (__SCK__cond_resched) is exported: usable.
- *  6.1-rt (PREEMPT_RT, no PREEMPT_DYNAMIC): cond_resched() folds to 0 at
- *     compile time, so the unexported __cond_resched is never referenced.
- *  6.12-rt (PREEMPT_RT + PREEMPT_DYNAMIC): static call again, exported.
- * Fully preemptible kernels need no preemption point at all; the call
- * stays because it costs one patched-out call there.
- */
-#define osn_cond_resched()		cond_resched()
-
-/*
  * __string()/__assign_str() in TRACE_EVENT:
  *  [6.10, ...)  __assign_str(dst) takes the source from __string():
  *               upstream commit 2c92ca849fcc ("tracing/treewide: Remove

@@ -30,11 +30,10 @@
 #include <linux/tracepoint.h>
 
 #include "osn_internal.h"
-
-DEFINE_PER_CPU(struct osn_cpu, osn_cpu_state);
+#include "osn_account.h"
 
 /* CPUs selected for the current run; stable while osn_running. */
-struct cpumask osn_run_cpus;
+static struct cpumask osn_run_cpus;
 /* OSNOISE_WORKLOAD as it was when the current run started. */
 static bool osn_run_workload;
 
@@ -86,7 +85,7 @@ void osn_event_unreg(void)
 		osn_kick();
 }
 
-void osn_request_restart(void)
+static void osn_request_restart(void)
 {
 	set_bit(0, &osn_restart_wanted);
 	osn_kick();
@@ -130,7 +129,7 @@ static int osn_cpu_online(unsigned int cpu)
 	/* No workload: the probes report whatever runs on the CPU. */
 	osn_cpu_reset(oc);
 	barrier();
-	WRITE_ONCE(oc->sampling, true);
+	WRITE_ONCE(oc->active, true);
 	return 0;
 }
 
@@ -139,12 +138,12 @@ static int osn_cpu_offline(unsigned int cpu)
 	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
 	struct task_struct *t = oc->workload;
 
-	/* The workload ends its period (sampling off) before it exits. */
+	/* The workload closes its window (active off) before it exits. */
 	if (t) {
 		kthread_stop(t);
 		WRITE_ONCE(oc->workload, NULL);
 	}
-	WRITE_ONCE(oc->sampling, false);
+	WRITE_ONCE(oc->active, false);
 	return 0;
 }
 
@@ -157,7 +156,7 @@ static int osn_start(void)
 	lockdep_assert_held(&osn_run_lock);
 
 	osn_config_cpus(&osn_run_cpus);
-	osn_run_workload = osn_option_set(OSN_OPTION_WORKLOAD);
+	osn_run_workload = osn_option_is_set(OSN_OPTION_WORKLOAD);
 	osn_stop_rearm();
 
 	/* No probe and no workload runs now: reset without races. */
@@ -190,6 +189,7 @@ static void osn_stop(void)
 	cpuhp_remove_state(osn_hp_state);
 	osn_probes_unhook();
 	osn_running = false;
+	osn_account_report();
 }
 
 static void osn_apply_state(void)
@@ -229,6 +229,7 @@ static int __init osn_init(void)
 	if (ret)
 		return ret;
 
+	osn_params_init(osn_request_restart);
 	spin_lock(&osn_kick_lock);
 	osn_accepting = true;
 	spin_unlock(&osn_kick_lock);
@@ -244,6 +245,7 @@ static void __exit osn_exit(void)
 	osn_accepting = false;
 	spin_unlock(&osn_kick_lock);
 
+	osn_params_init(NULL);
 	/* No new work can be queued: finish or drop the pending one. */
 	cancel_work_sync(&osn_work);
 

@@ -27,6 +27,7 @@
 #include <linux/spinlock.h>
 
 #include "osn_internal.h"
+#include "osn_account.h"
 
 /* Protects every knob value below against torn multi-knob reads. */
 static DEFINE_SPINLOCK(osn_cfg_lock);
@@ -44,8 +45,12 @@ static struct cpumask osn_cpus_list;
 /* The largest _us value that still converts to ns without overflow. */
 #define OSN_MAX_US_IN_NS	(U64_MAX / NSEC_PER_USEC)
 
-/* Stop conditions, one bit per OSN_STOP_* reason: fire once, then re-arm. */
-static unsigned long osn_stop_armed = BIT(OSN_STOP_SINGLE) | BIT(OSN_STOP_TOTAL);
+/*
+ * Called when a knob that needs new threads (cpus, OSNOISE_WORKLOAD) was
+ * written; set by osn_main.c at init.  Writes at load time come before it
+ * and need no restart: nothing runs yet.
+ */
+static osn_restart_t osn_restart_cb;
 
 static const char * const osn_option_names[OSN_OPTION_NR] = {
 	[OSN_OPTION_WORKLOAD]		= OSN_OPT_WORKLOAD,
@@ -54,15 +59,17 @@ static const char * const osn_option_names[OSN_OPTION_NR] = {
 	[OSN_OPTION_IRQ_DISABLE]	= OSN_OPT_IRQ_DISABLE,
 };
 
-bool osn_stop_arm_take(unsigned int reason)
+void osn_params_init(osn_restart_t restart)
 {
-	return test_and_clear_bit(reason, &osn_stop_armed);
+	WRITE_ONCE(osn_restart_cb, restart);
 }
 
-void osn_stop_rearm(void)
+static void osn_request_restart(void)
 {
-	set_bit(OSN_STOP_SINGLE, &osn_stop_armed);
-	set_bit(OSN_STOP_TOTAL, &osn_stop_armed);
+	osn_restart_t restart = READ_ONCE(osn_restart_cb);
+
+	if (restart)
+		restart();
 }
 
 void osn_config_snapshot(struct osn_config *cfg)
@@ -88,7 +95,7 @@ void osn_config_cpus(struct cpumask *mask)
 	spin_unlock(&osn_cfg_lock);
 }
 
-bool osn_option_set(enum osn_option opt)
+bool osn_option_is_set(enum osn_option opt)
 {
 	return test_bit(opt, &osn_options);
 }

@@ -7,16 +7,10 @@
  * found by name with for_each_kernel_tracepoint() at load and attached with
  * tracepoint_probe_register() while a run is active.
  *
- * Each noise source entry bumps the CPU's interference counter (so that
- * the workload knows a gap was interfered with) and stamps its start; each
- * exit computes the source's interference-free duration and pushes the
- * start of every source it interrupted forward by that duration (NMI in
- * IRQ in softirq in thread), as upstream osnoise does.  Everything is
- * per CPU and only ever touched from that CPU; time reads that an NMI
- * could split are guarded by the interference counter and retried.
- *
- * Probes do nothing unless the CPU's workload is in its sampling window
- * (or, without OSNOISE_WORKLOAD, the CPU is selected).
+ * Each probe is thin: it checks that its CPU is being measured (the
+ * workload's sampling window, or the whole run on a selected CPU without
+ * OSNOISE_WORKLOAD), hands the entry or exit to the accounting
+ * (osn_account.c) and emits the source's event.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,99 +26,8 @@
 #include <asm/hardirq.h>
 
 #include "osn_internal.h"
-#include "osn_compat.h"
+#include "osn_account.h"
 #include "osn_trace.h"
-
-/* Probes act only while the CPU's workload samples. */
-static inline bool osn_cpu_active(struct osn_cpu *oc)
-{
-	return READ_ONCE(oc->sampling);
-}
-
-/* ---- time bookkeeping shared by all sources ---- */
-
-/* Stamp *time_ns with no NMI split between the clock read and the store. */
-static void osn_set_guarded_time(struct osn_cpu *oc, u64 *time_ns)
-{
-	long count;
-
-	do {
-		count = local_read(&oc->int_counter);
-		barrier();
-		WRITE_ONCE(*time_ns, osn_time_get());
-		barrier();
-	} while (count != local_read(&oc->int_counter));
-}
-
-/* Now minus *delta_start_ns, consistent with any NMI pushing the start. */
-static u64 osn_guarded_duration(struct osn_cpu *oc, u64 *delta_start_ns)
-{
-	long count;
-	s64 duration;
-
-	do {
-		count = local_read(&oc->int_counter);
-		barrier();
-		duration = osn_time_get() - READ_ONCE(*delta_start_ns);
-		barrier();
-	} while (count != local_read(&oc->int_counter));
-
-	return duration > 0 ? duration : 0;
-}
-
-/* A source that was interrupted for duration_ns: exclude that time. */
-static inline void osn_push_start(struct osn_source *src, u64 duration_ns)
-{
-	if (OSN_MUTANT(NO_NESTED))	/* mutant: nested noise not subtracted */
-		return;
-	if (src->delta_start_ns)
-		src->delta_start_ns += duration_ns;
-}
-
-static void osn_source_entry(struct osn_cpu *oc, struct osn_source *src,
-			     enum osn_class class)
-{
-	src->arrival_ns = osn_time_get();
-	osn_set_guarded_time(oc, &src->delta_start_ns);
-	oc->stat[class].count++;
-	local_inc(&oc->int_counter);
-}
-
-/*
- * End of a source: its interference-free duration, accounted to its class.
- * Returns 0 for an exit whose entry was not seen (sampling began inside).
- */
-static u64 osn_source_exit(struct osn_cpu *oc, struct osn_source *src,
-			   enum osn_class class)
-{
-	u64 duration;
-
-	if (!src->delta_start_ns)
-		return 0;
-
-	duration = osn_guarded_duration(oc, &src->delta_start_ns);
-	/* Mutant: hard IRQs longer than 100 us left out of the statistics. */
-	if (!(OSN_MUTANT(IRQ_LONG_DROPPED) && class == OSN_CLASS_IRQ &&
-	      duration > 100 * NSEC_PER_USEC))
-		oc->stat[class].time_ns += duration;
-	src->delta_start_ns = 0;
-	return duration;
-}
-
-void osn_cpu_reset(struct osn_cpu *oc)
-{
-	WRITE_ONCE(oc->sampling, false);
-	barrier();
-	oc->workload = NULL;
-	memset(&oc->irq, 0, sizeof(oc->irq));
-	memset(&oc->softirq, 0, sizeof(oc->softirq));
-	memset(&oc->thread, 0, sizeof(oc->thread));
-	memset(oc->stat, 0, sizeof(oc->stat));
-	oc->nmi_seq = 0;
-	oc->nmi_done_seq = 0;
-	oc->nmi_handlers_ns = 0;
-	oc->nmi_pend_seq = 0;
-}
 
 /* ---- hard IRQs: device handlers and x86 system vectors ---- */
 
@@ -148,10 +51,9 @@ static void osn_irq_exit(int vector, const char *desc)
 
 	duration = osn_source_exit(oc, &oc->irq, OSN_CLASS_IRQ);
 	osn_flush_nmi(oc);
-	if (osn_event_on(irq_noise))
-		trace_irq_noise(vector, desc, start, duration);
-	osn_push_start(&oc->softirq, duration);
-	osn_push_start(&oc->thread, duration);
+	trace_irq_noise(vector, desc, start, duration);
+	osn_source_push(&oc->softirq, duration);
+	osn_source_push(&oc->thread, duration);
 }
 
 static void osn_probe_irq_handler_entry(void *data, int irq,
@@ -201,9 +103,8 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 	duration = osn_source_exit(oc, &oc->softirq,
 				   OSN_MUTANT(SOFTIRQ_AS_IRQ) ? OSN_CLASS_IRQ :
 				   OSN_CLASS_SOFTIRQ);
-	if (osn_event_on(softirq_noise))
-		trace_softirq_noise(vec_nr, start, duration);
-	osn_push_start(&oc->thread, duration);
+	trace_softirq_noise(vec_nr, start, duration);
+	osn_source_push(&oc->thread, duration);
 }
 
 /* ---- threads ---- */
@@ -221,152 +122,38 @@ static bool osn_is_noise_task(struct osn_cpu *oc, struct task_struct *t)
 	return !is_idle_task(t);
 }
 
-/*
- * One clock read serves as the end of prev and the start of next: the
- * switch itself is then not lost between two sources, and next's start is
- * not delayed by the emission of prev's event.  Interrupts are off here;
- * the interference counter guards the read against NMIs.
- */
 static void osn_probe_sched_switch(void *data, OSN_SCHED_SWITCH_ARGS)
 {
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	u64 now, start = 0, duration = 0;
-	bool prev_noise, ended = false;
-	long count;
+	u64 start_ns, duration_ns;
+	bool ended;
 
 	if (!osn_cpu_active(oc))
 		return;
 
-	prev_noise = osn_is_noise_task(oc, prev) && oc->thread.delta_start_ns;
-	do {
-		count = local_read(&oc->int_counter);
-		barrier();
-		now = osn_time_get();
-		if (prev_noise)
-			duration = now - READ_ONCE(oc->thread.delta_start_ns);
-		barrier();
-	} while (count != local_read(&oc->int_counter));
-
-	if (prev_noise) {
-		start = oc->thread.arrival_ns;
-		if ((s64)duration < 0)
-			duration = 0;
-		oc->stat[OSN_CLASS_THREAD].time_ns += duration;
-		WRITE_ONCE(oc->thread.delta_start_ns, 0);
-		ended = true;
-	}
-
-	if (osn_is_noise_task(oc, next)) {
-		oc->thread.arrival_ns = now;
-		WRITE_ONCE(oc->thread.delta_start_ns, now);
-		oc->stat[OSN_CLASS_THREAD].count++;
-		local_inc(&oc->int_counter);
-	}
-
+	ended = osn_thread_switch(oc, osn_is_noise_task(oc, prev),
+				  osn_is_noise_task(oc, next),
+				  &start_ns, &duration_ns);
 	osn_flush_nmi(oc);
-	if (ended && osn_event_on(thread_noise))
-		trace_thread_noise(prev, start, duration);
+	if (ended)
+		trace_thread_noise(prev, start_ns, duration_ns);
 }
 
-/* ---- NMIs ---- */
-
-/*
- * A module cannot hook NMI entry/exit.  It can register an NMI handler,
- * which runs on every NMI that reaches the NMI_LOCAL chain, and see the
- * nmi:nmi_handler tracepoint, which reports each handler's duration after
- * it ran.  irq_stat.__nmi_count, incremented at every NMI entry, tells one
- * NMI from the next.  The NMI's duration is the sum of its handlers':
- *  - handlers before osn's have reported theirs when osn's handler runs:
- *    it starts the NMI's record with their sum;
- *  - handlers after osn's (registered later) add theirs from the probe.
- * The sources the NMI interrupted are pushed forward as each part is
- * known.  The record is emitted as nmi_noise once the NMI is over, by the
- * next probe or workload iteration on the CPU (osn_flush_nmi()).
- */
-
-static void osn_nmi_account(struct osn_cpu *oc, u64 duration_ns)
-{
-	oc->stat[OSN_CLASS_NMI].time_ns += duration_ns;
-	osn_push_start(&oc->irq, duration_ns);
-	osn_push_start(&oc->softirq, duration_ns);
-	osn_push_start(&oc->thread, duration_ns);
-}
+/* ---- NMIs (accounted by osn_account.c, which explains how) ---- */
 
 static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
-	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	unsigned int seq = osn_nmi_seq();
-	u64 before_ns;
-
-	local_inc(&oc->int_counter);
-
-	if (oc->nmi_done_seq == seq)
-		return NMI_DONE;
-	oc->nmi_done_seq = seq;
-
-	if (!osn_cpu_active(oc))
-		return NMI_DONE;
-
-	before_ns = oc->nmi_seq == seq ? oc->nmi_handlers_ns : 0;
-	oc->stat[OSN_CLASS_NMI].count++;
-	osn_nmi_account(oc, before_ns);
-
-	WRITE_ONCE(oc->nmi_pend_start_ns, osn_time_get() - before_ns);
-	WRITE_ONCE(oc->nmi_pend_ns, before_ns);
-	barrier();
-	WRITE_ONCE(oc->nmi_pend_seq, seq);
+	osn_nmi_begin(this_cpu_ptr(&osn_cpu_state), osn_nmi_seq());
 	return NMI_DONE;
 }
 
 static void osn_probe_nmi_handler(void *data, void *handler, s64 delta_ns,
 				  int handled)
 {
-	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
-	unsigned int seq = osn_nmi_seq();
-
 	if (handler == (void *)osn_nmi_handler || delta_ns <= 0)
 		return;
-
-	/* After osn's handler: extend this NMI's record. */
-	if (oc->nmi_done_seq == seq) {
-		if (READ_ONCE(oc->nmi_pend_seq) != seq)
-			return;
-		WRITE_ONCE(oc->nmi_pend_ns, oc->nmi_pend_ns + delta_ns);
-		osn_nmi_account(oc, delta_ns);
-		return;
-	}
-
-	/* Before osn's handler: sum for it. */
-	if (oc->nmi_seq != seq) {
-		oc->nmi_seq = seq;
-		oc->nmi_handlers_ns = 0;
-	}
-	oc->nmi_handlers_ns += delta_ns;
-}
-
-/*
- * Emit the pending NMI record, if any.  Any context of the CPU may call
- * it: the cmpxchg makes exactly one caller emit a record, and a new NMI
- * arriving while the record is read replaces it (the old one is then only
- * counted in the sample, not emitted).
- */
-void osn_flush_nmi(struct osn_cpu *oc)
-{
-	unsigned int seq;
-	u64 start_ns, duration_ns;
-
-	do {
-		seq = READ_ONCE(oc->nmi_pend_seq);
-		if (!seq)
-			return;
-		barrier();
-		start_ns = READ_ONCE(oc->nmi_pend_start_ns);
-		duration_ns = READ_ONCE(oc->nmi_pend_ns);
-		barrier();
-	} while (cmpxchg_local(&oc->nmi_pend_seq, seq, 0) != seq);
-
-	if (osn_event_on(nmi_noise))
-		trace_nmi_noise(start_ns, duration_ns);
+	osn_nmi_handler_ran(this_cpu_ptr(&osn_cpu_state), osn_nmi_seq(),
+			    delta_ns);
 }
 
 #define OSN_NMI_NAME	"osn"
@@ -398,74 +185,91 @@ enum osn_hook_kind {
 	OSN_HOOK_NO_RT,		/* required, but not hooked on PREEMPT_RT */
 };
 
-struct osn_hook {
+/* One tracepoint and osn's probe on it. */
+struct osn_hook_point {
 	const char		*name;
 	void			*probe;
-	void			*data;
-	enum osn_hook_kind	kind;
-	/* Entry/exit pairs share a pair id: both are hooked or neither. */
-	int			pair;
 	struct tracepoint	*tp;
 	bool			hooked;
 };
 
-#define OSN_HOOK(n, p, k, pr) \
-	{ .name = n, .probe = p, .kind = k, .pair = pr }
-#define OSN_VECTOR(v, pr)						\
-	{ .name = #v "_entry", .probe = osn_probe_vector_entry,		\
-	  .data = #v, .kind = OSN_HOOK_OPTIONAL, .pair = pr },		\
-	{ .name = #v "_exit", .probe = osn_probe_vector_exit,		\
-	  .data = #v, .kind = OSN_HOOK_OPTIONAL, .pair = pr }
+/*
+ * One row per noise source: its entry and exit tracepoints (exit.name is
+ * NULL for a single tracepoint).  Both halves of a pair are hooked or
+ * neither: an entry without its exit would open sources that never end.
+ */
+struct osn_hook {
+	struct osn_hook_point	entry;
+	struct osn_hook_point	exit;
+	void			*data;	/* the probes' first argument */
+	enum osn_hook_kind	kind;
+};
+
+#define OSN_HOOK_ONE(n, p, k)						\
+	{ .entry = { .name = n, .probe = p }, .kind = k }
+#define OSN_HOOK_PAIR(n_entry, p_entry, n_exit, p_exit, k)		\
+	{ .entry = { .name = n_entry, .probe = p_entry },		\
+	  .exit = { .name = n_exit, .probe = p_exit }, .kind = k }
+/* An x86 system vector: its name is the data its probes get. */
+#define OSN_VECTOR(v)							\
+	{ .entry = { .name = #v "_entry", .probe = osn_probe_vector_entry }, \
+	  .exit = { .name = #v "_exit", .probe = osn_probe_vector_exit },	\
+	  .data = #v, .kind = OSN_HOOK_OPTIONAL }
 
 static struct osn_hook osn_hooks[] = {
-	OSN_HOOK("irq_handler_entry", osn_probe_irq_handler_entry, OSN_HOOK_REQUIRED, 1),
-	OSN_HOOK("irq_handler_exit", osn_probe_irq_handler_exit, OSN_HOOK_REQUIRED, 1),
-	OSN_VECTOR(local_timer, 2),
-	OSN_VECTOR(reschedule, 3),
-	OSN_VECTOR(call_function, 4),
-	OSN_VECTOR(call_function_single, 5),
-	OSN_VECTOR(irq_work, 6),
-	OSN_VECTOR(thermal_apic, 7),
-	OSN_VECTOR(threshold_apic, 8),
-	OSN_VECTOR(deferred_error_apic, 9),
-	OSN_VECTOR(x86_platform_ipi, 10),
-	OSN_VECTOR(error_apic, 11),
-	OSN_VECTOR(spurious_apic, 12),
-	OSN_HOOK("softirq_entry", osn_probe_softirq_entry, OSN_HOOK_NO_RT, 13),
-	OSN_HOOK("softirq_exit", osn_probe_softirq_exit, OSN_HOOK_NO_RT, 13),
-	OSN_HOOK("sched_switch", osn_probe_sched_switch, OSN_HOOK_REQUIRED, 0),
-	OSN_HOOK("nmi_handler", osn_probe_nmi_handler, OSN_HOOK_OPTIONAL, 0),
+	OSN_HOOK_PAIR("irq_handler_entry", osn_probe_irq_handler_entry,
+		      "irq_handler_exit", osn_probe_irq_handler_exit,
+		      OSN_HOOK_REQUIRED),
+	OSN_VECTOR(local_timer),
+	OSN_VECTOR(reschedule),
+	OSN_VECTOR(call_function),
+	OSN_VECTOR(call_function_single),
+	OSN_VECTOR(irq_work),
+	OSN_VECTOR(thermal_apic),
+	OSN_VECTOR(threshold_apic),
+	OSN_VECTOR(deferred_error_apic),
+	OSN_VECTOR(x86_platform_ipi),
+	OSN_VECTOR(error_apic),
+	OSN_VECTOR(spurious_apic),
+	OSN_HOOK_PAIR("softirq_entry", osn_probe_softirq_entry,
+		      "softirq_exit", osn_probe_softirq_exit, OSN_HOOK_NO_RT),
+	OSN_HOOK_ONE("sched_switch", osn_probe_sched_switch, OSN_HOOK_REQUIRED),
+	OSN_HOOK_ONE("nmi_handler", osn_probe_nmi_handler, OSN_HOOK_OPTIONAL),
 };
+
+/* The n-th tracepoint of the table, entries before exits of a row. */
+#define OSN_NR_POINTS	(2 * ARRAY_SIZE(osn_hooks))
+
+static struct osn_hook_point *osn_point(unsigned int n)
+{
+	struct osn_hook *h = &osn_hooks[n / 2];
+
+	return n % 2 ? &h->exit : &h->entry;
+}
 
 static void osn_find_tracepoint(struct tracepoint *tp, void *priv)
 {
-	int i;
+	unsigned int n;
 
-	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++)
-		if (!strcmp(tp->name, osn_hooks[i].name))
-			osn_hooks[i].tp = tp;
-}
+	for (n = 0; n < OSN_NR_POINTS; n++) {
+		struct osn_hook_point *pt = osn_point(n);
 
-/* The exit half of an entry/exit pair. */
-static bool str_has_suffix_exit(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 5 && !strcmp(name + n - 5, "_exit");
-}
-
-/* Drop the half of a pair whose other half the kernel lacks. */
-static void osn_drop_broken_pairs(void)
-{
-	int i, j;
-
-	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++) {
-		if (!osn_hooks[i].pair || osn_hooks[i].tp)
-			continue;
-		for (j = 0; j < ARRAY_SIZE(osn_hooks); j++)
-			if (osn_hooks[j].pair == osn_hooks[i].pair)
-				osn_hooks[j].tp = NULL;
+		if (pt->name && !strcmp(tp->name, pt->name))
+			pt->tp = tp;
 	}
+}
+
+/* Whether the kernel has every tracepoint of the row. */
+static bool osn_hook_found(const struct osn_hook *h)
+{
+	return h->entry.tp && (!h->exit.name || h->exit.tp);
+}
+
+/* Hook neither half of the row. */
+static void osn_hook_drop(struct osn_hook *h)
+{
+	h->entry.tp = NULL;
+	h->exit.tp = NULL;
 }
 
 /*
@@ -486,12 +290,11 @@ static void osn_note_unmeasured(void)
 	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++) {
 		const struct osn_hook *h = &osn_hooks[i];
 
-		if (h->tp || h->kind != OSN_HOOK_OPTIONAL ||
-		    str_has_suffix_exit(h->name))
+		if (h->entry.tp || h->kind != OSN_HOOK_OPTIONAL)
 			continue;
 		len += scnprintf(osn_unmeasured + len,
 				 sizeof(osn_unmeasured) - len, "%s%s",
-				 len ? "," : "", h->name);
+				 len ? "," : "", h->entry.name);
 	}
 	if (len)
 		pr_info("this kernel has no tracepoint for: %s; time spent there is not attributed (it shows as hardware noise)\n",
@@ -509,73 +312,75 @@ int osn_probes_init(void)
 		struct osn_hook *h = &osn_hooks[i];
 
 		if (h->kind == OSN_HOOK_NO_RT && osn_softirqs_are_threads()) {
-			h->tp = NULL;
+			osn_hook_drop(h);
 			continue;
 		}
-		if (!h->tp && h->kind != OSN_HOOK_OPTIONAL) {
-			pr_err("tracepoint %s not found\n", h->name);
+		if (osn_hook_found(h))
+			continue;
+		if (h->kind != OSN_HOOK_OPTIONAL) {
+			pr_err("tracepoint %s not found\n",
+			       h->entry.tp ? h->exit.name : h->entry.name);
 			return -ENOENT;
 		}
+		osn_hook_drop(h);
 	}
-	osn_drop_broken_pairs();
 	osn_note_unmeasured();
 	return 0;
 }
 
-void osn_probes_unhook(void)
+/* Unhook the tracepoints hooked so far, last first. */
+static void osn_tracepoints_unhook(void)
 {
-	int i;
+	int n;
 
-	osn_nmi_unhook();
+	for (n = OSN_NR_POINTS - 1; n >= 0; n--) {
+		struct osn_hook_point *pt = osn_point(n);
 
-	for (i = ARRAY_SIZE(osn_hooks) - 1; i >= 0; i--) {
-		struct osn_hook *h = &osn_hooks[i];
-
-		if (!h->hooked)
+		if (!pt->hooked)
 			continue;
-		WARN_ON_ONCE(tracepoint_probe_unregister(h->tp, h->probe,
-							 h->data));
-		h->hooked = false;
+		WARN_ON_ONCE(tracepoint_probe_unregister(pt->tp, pt->probe,
+							 osn_hooks[n / 2].data));
+		pt->hooked = false;
 	}
 
 	/* Probes may still run on other CPUs: wait before state is reused. */
 	tracepoint_synchronize_unregister();
 }
 
+void osn_probes_unhook(void)
+{
+	osn_nmi_unhook();
+	osn_tracepoints_unhook();
+}
+
 /* Hook every found tracepoint, then the NMI handler; all or nothing. */
 int osn_probes_hook(void)
 {
-	int i, ret;
+	unsigned int n;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++) {
-		struct osn_hook *h = &osn_hooks[i];
+	for (n = 0; n < OSN_NR_POINTS; n++) {
+		struct osn_hook_point *pt = osn_point(n);
 
-		if (!h->tp)
+		if (!pt->tp)
 			continue;
-		ret = tracepoint_probe_register(h->tp, h->probe, h->data);
+		ret = tracepoint_probe_register(pt->tp, pt->probe,
+						osn_hooks[n / 2].data);
 		if (ret) {
-			pr_err("cannot hook %s: %d\n", h->name, ret);
-			goto unwind;
+			pr_err("cannot hook %s: %d\n", pt->name, ret);
+			goto unhook;
 		}
-		h->hooked = true;
+		pt->hooked = true;
 	}
 
 	ret = osn_nmi_hook();
 	if (ret) {
 		pr_err("cannot register the NMI handler: %d\n", ret);
-		goto unwind;
+		goto unhook;
 	}
 	return 0;
 
-unwind:
-	for (i--; i >= 0; i--) {
-		struct osn_hook *h = &osn_hooks[i];
-
-		if (!h->hooked)
-			continue;
-		tracepoint_probe_unregister(h->tp, h->probe, h->data);
-		h->hooked = false;
-	}
-	tracepoint_synchronize_unregister();
+unhook:
+	osn_tracepoints_unhook();
 	return ret;
 }

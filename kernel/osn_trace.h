@@ -21,9 +21,7 @@
 
 #include <osn/osn_abi.h>
 #include "osn_compat.h"
-
-int osn_event_reg(void);
-void osn_event_unreg(void);
+#include "osn_internal.h"	/* osn_event_reg(), osn_event_unreg() */
 
 /* Payload of the per-period osn:sample event. */
 struct osn_sample {
@@ -45,17 +43,6 @@ struct osn_sample {
 	u64	loops;		/* clock reads of the period */
 	u64	min_gap;	/* ns, smallest gap between two reads */
 };
-
-/*
- * Whether an osn event has a probe, read from its static key's count (an
- * atomic read) rather than through the key's jump label.  The count turns
- * positive only after the kernel has patched the jump label and drops to
- * zero before it patches it back; checking it first keeps osn's probes,
- * which run in IRQs and NMI-adjacent paths on every CPU, from executing a
- * call site while it is being patched (under QEMU TCG, a vCPU executing a
- * site during cross-vCPU patching has taken an unhandled int3).
- */
-#define osn_event_on(name)	static_key_enabled(&__tracepoint_##name.key)
 
 /* Availability in percent, integer and 5-decimal parts (upstream's). */
 #define osn_avail_int(rt, noise)	((rt) ? ((rt) - (noise)) * 100 / (rt) : 0)
@@ -285,10 +272,7 @@ TRACE_EVENT_FN(sample,
 		__entry->min_gap = s->min_gap;
 	),
 
-	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu "
-		  "HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu "
-		  "hw_time %llu nmi_time %llu irq_time %llu softirq_time %llu thread_time %llu "
-		  "loops %llu min_gap %llu",
+	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu hw_time %llu nmi_time %llu irq_time %llu softirq_time %llu thread_time %llu loops %llu min_gap %llu",
 		  __entry->runtime, __entry->noise,
 		  osn_avail_int(__entry->runtime, __entry->noise),
 		  osn_avail_frac(__entry->runtime, __entry->noise),

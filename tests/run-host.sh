@@ -5,6 +5,8 @@
 #   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
 #   - tests/vm/selftest-manifest.sh (a missing test or an unallowed skip
 #     fails a kernel's run)
+#   - tests/checkpatch.sh (checkpatch --strict on kernel/: no ERROR or
+#     WARNING outside tests/checkpatch.allow)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
 # (osn.ko and osn_inject.ko are built with W=1 and sparse, with each kernel's
@@ -56,6 +58,13 @@ echo "== host: tests/vm/selftest-manifest.sh"
 grep -v '^ok' "$log_dir/selftest-manifest.log" | grep -v 'passed,' | sed 's/^/  /'
 add_counts "manifest self-test" "$log_dir/selftest-manifest.log" ||
 	{ echo "host: manifest self-test did not run"; tf=$((tf + 1)); }
+
+# ---- kernel coding style ----------------------------------------------------
+echo "== host: tests/checkpatch.sh"
+"$here/checkpatch.sh" >"$log_dir/checkpatch.log" 2>&1
+grep -E '^(OSN-TEST|    )' "$log_dir/checkpatch.log" | sed 's/^/  /'
+add_counts "checkpatch" "$log_dir/checkpatch.log" ||
+	{ echo "host: checkpatch did not run"; tf=$((tf + 1)); }
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&

@@ -13,6 +13,9 @@
 #ifndef _OSN_ABI_H
 #define _OSN_ABI_H
 
+/* The one version of osn: the module's MODULE_VERSION, osn --version, dkms.conf. */
+#define OSN_VERSION		"0.1.0"
+
 #define OSN_MODULE_NAME		"osn"
 #define OSN_EVENT_SYSTEM	"osn"
 #define OSN_PARAM_DIR		"/sys/module/osn/parameters"
@@ -20,6 +23,15 @@
 #define OSN_PARAM_UNMEASURED	"unmeasured"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
+
+/*
+ * tracefs instances the CLI creates (instances/<name>); a leftover one from
+ * a killed run is recognised and removed by these names.
+ */
+#define OSN_INST_TOP		"osn_top"
+#define OSN_INST_HIST		"osn_hist"
+#define OSN_INST_TRACE		"osn_trace"
+#define OSN_INST_STOP		"osn_stop"
 
 /* Events (events/osn/<name>) */
 #define OSN_EV_SAMPLE_THRESHOLD	"sample_threshold"

@@ -71,6 +71,10 @@ function bad(s,   m) {
 	if (m ~ /list_(add|del) corruption/) return 1
 	if (m ~ /stack-protector|stack guard page was hit|double fault/) return 1
 	if (m ~ /Bad page (state|map)/) return 1
+	if (m ~ /^ODEBUG: /) return 1			# debug objects
+	if (m ~ /kmemleak: [0-9]+ new suspected memory leak/) return 1
+	if (m ~ /^unreferenced object 0x/) return 1	# kmemleak report
+	if (m ~ /^osn: impossible: /) return 1		# osn_account_clamp()
 	return 0
 }
 function show_test(name,   i, n, from) {

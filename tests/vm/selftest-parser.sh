@@ -95,6 +95,11 @@ for l in \
 	'[   30.100000] UBSAN: array-index-out-of-bounds in kernel/osn/osn_main.c:99:3' \
 	'[   30.100000] refcount_t: underflow; use-after-free.' \
 	'[   30.100000] list_del corruption, ffff888004c99000->next is LIST_POISON1 (dead000000000100)' \
+	'[   30.100000] BUG: KASAN: slab-use-after-free in osn_probe_sched_switch+0x52/0x1a0 [osn]' \
+	'[   30.100000] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' \
+	'[   30.100000] unreferenced object 0xffff888003c2e000 (size 64):' \
+	'[   30.100000] ODEBUG: free active (active state 0) object: ffff88800f0a1230 object type: hrtimer hint: osn_tick+0x0/0x10 [osn]' \
+	'[   30.100000] osn: impossible: a noise source ended 1200 ns before it started (clamped to 0; see the 'impossible' parameter)' \
 	'[   30.100000] Kernel panic - not syncing: Fatal exception'; do
 	n=$((n + 1))
 	check "dmesg problem $n: ${l#*] }" "$(with_dmesg "$l")" 1 \

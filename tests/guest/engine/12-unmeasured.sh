@@ -39,4 +39,12 @@ else
 		fail "dmesg says something is not measured, the parameter is empty"
 	fi
 fi
+
+# Its sibling "impossible" counts negative durations (osn_account_clamp());
+# read-only, and 0 here.  Any occurrence also logs "osn: impossible:",
+# which fails the run of whatever test caused it (parse-log.sh).
+p=/sys/module/osn/parameters/impossible
+[ -e "$p" ] || fail "no parameter impossible"
+expect_fail sh -c "echo 1 >$p"
+assert_eq "$(cat "$p")" 0 "impossible (negative durations since load)"
 exit 0
