@@ -5,6 +5,8 @@
 #   - tests/vm/selftest-parser.sh (the VM bench's log judge catches WARNs)
 #   - tests/vm/selftest-manifest.sh (a missing test or an unallowed skip
 #     fails a kernel's run)
+#   - tests/abi-check.sh (the module's events, fields and parameters are
+#     those of include/osn/osn_abi.h)
 #   - tests/checkpatch.sh (checkpatch --strict on kernel/: no ERROR or
 #     WARNING outside tests/checkpatch.allow)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
@@ -65,6 +67,13 @@ echo "== host: tests/checkpatch.sh"
 grep -E '^(OSN-TEST|    )' "$log_dir/checkpatch.log" | sed 's/^/  /'
 add_counts "checkpatch" "$log_dir/checkpatch.log" ||
 	{ echo "host: checkpatch did not run"; tf=$((tf + 1)); }
+
+# ---- the ABI header against the module --------------------------------------
+echo "== host: tests/abi-check.sh"
+"$here/abi-check.sh" >"$log_dir/abi-check.log" 2>&1
+grep -E '^OSN-TEST(-NOTE)?: (FAIL|abi)' "$log_dir/abi-check.log" | sed 's/^/  /'
+add_counts "ABI check" "$log_dir/abi-check.log" ||
+	{ echo "host: ABI check did not run"; tf=$((tf + 1)); }
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&

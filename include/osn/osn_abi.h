@@ -2,10 +2,16 @@
 /*
  * osn_abi.h - the contract between osn.ko and everything that drives it.
  *
- * The module (kernel/) and the CLI (tools/) both include this header, so
- * an event, field or knob is renamed in exactly one place.  Tests check
- * that the format files the running module exposes under
- * events/osn/<event>/format carry these names.
+ * The CLI (tools/) and the module (kernel/) both include this header.
+ * The module's event fields and parameter names are C identifiers in
+ * TRACE_EVENT()s and module_param*()s, which a string cannot generate, so
+ * the header is checked instead of obeyed there: tests/abi-check.sh (a
+ * host test of `make check`) fails unless kernel/osn_trace.h declares
+ * exactly the OSN_FIELDS_* below, in order, and kernel/ exactly the
+ * parameters below; the guest test engine/10 reads the OSN_FIELDS_* from
+ * this file and compares them with the format files of the running
+ * module.  Renaming something is then one edit here plus the one the
+ * check points to in the module; the CLI follows by recompiling.
  *
  * Units: every time field of every event is in nanoseconds; every knob
  * whose name ends in _us is in microseconds.
@@ -21,6 +27,8 @@
 #define OSN_PARAM_DIR		"/sys/module/osn/parameters"
 /* Read-only: the tracepoints this kernel lacks, comma-separated. */
 #define OSN_PARAM_UNMEASURED	"unmeasured"
+/* Read-only: negative durations seen since load (always 0, or a bug). */
+#define OSN_PARAM_IMPOSSIBLE	"impossible"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
 
@@ -66,6 +74,19 @@
  * smallest gap between two of them (ns): the measuring loop's own cost
  * (runtime / loops) and resolution, which upstream never reports.
  */
+/* Each event's fields, in the order of its format file. */
+#define OSN_FIELDS_SAMPLE_THRESHOLD	"start duration interference"
+#define OSN_FIELDS_IRQ_NOISE		"desc vector start duration"
+#define OSN_FIELDS_SOFTIRQ_NOISE	"vector start duration"
+#define OSN_FIELDS_THREAD_NOISE		"comm pid start duration"
+#define OSN_FIELDS_NMI_NOISE		"start duration"
+#define OSN_FIELDS_SAMPLE		"runtime noise max_sample min_sample " \
+					"samples hw_count nmi_count irq_count " \
+					"softirq_count thread_count hw_time " \
+					"nmi_time irq_time softirq_time " \
+					"thread_time loops min_gap"
+#define OSN_FIELDS_STOP			"reason value threshold"
+
 #define OSN_F_START		"start"
 #define OSN_F_DURATION		"duration"
 #define OSN_F_INTERFERENCE	"interference"

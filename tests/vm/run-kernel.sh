@@ -184,6 +184,9 @@ fi
 mkdir -p "$root/osn/tests"
 (cd "$OSN_ROOT/tests" && tar -c --exclude='*.o' --exclude='*.ko' --exclude='obj' \
 	--exclude='.*.cmd' --exclude='*.mod*' . ) | tar -x -C "$root/osn/tests"
+# The ABI header: guest tests read the expected names from it.
+mkdir -p "$root/osn/include"
+cp "$OSN_ROOT/include/osn/osn_abi.h" "$root/osn/include/"
 
 # Host-side time limit: the tests' own limits + boot/shutdown.
 tlimit=0

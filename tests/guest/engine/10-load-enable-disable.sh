@@ -12,18 +12,22 @@ eng_setup period_us=100000 runtime_us=50000
 for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop; do
 	[ -e "$(tfs events/osn/$ev/format)" ] || fail "no event osn/$ev"
 done
-fmt() { sed -n 's/^[[:space:]]*field:[^;]* \([a-z_]*\)\(\[[0-9]*\]\)\{0,1\};.*/\1/p' "$(tfs events/osn/$1/format)" | tr '\n' ' '; }
-for f in start duration interference; do fmt sample_threshold | grep -qw $f || fail "sample_threshold lacks $f"; done
-for f in desc vector start duration; do fmt irq_noise | grep -qw $f || fail "irq_noise lacks $f"; done
-for f in vector start duration; do fmt softirq_noise | grep -qw $f || fail "softirq_noise lacks $f"; done
-for f in comm pid start duration; do fmt thread_noise | grep -qw $f || fail "thread_noise lacks $f"; done
-for f in start duration; do fmt nmi_noise | grep -qw $f || fail "nmi_noise lacks $f"; done
-for f in runtime noise max_sample min_sample samples hw_count nmi_count irq_count \
-	 softirq_count thread_count hw_time nmi_time irq_time softirq_time thread_time \
-	 loops min_gap; do
-	fmt sample | grep -qw $f || fail "sample lacks $f"
+# Each event's fields, in order, as include/osn/osn_abi.h lists them
+# (OSN_FIELDS_<EVENT>, packed at /osn/include by run-kernel.sh).
+abi=/osn/include/osn_abi.h
+[ -r "$abi" ] || fail "no $abi in the guest"
+abi_fields() {	# EVENT: the header's list (string literals joined)
+	awk -v m="OSN_FIELDS_$(echo "$1" | tr a-z A-Z)" '
+		$1 == "#define" && $2 == m { on = 1 }
+		on { s = s $0; if ($0 !~ /\\$/) on = 0 }
+		END { gsub(/"[ \t\\]*"/, "", s); sub(/^[^"]*"/, "", s); sub(/".*/, "", s); print s }' "$abi"
+}
+fmt() { sed -n 's/^[[:space:]]*field:[^;]* \([a-z_]*\)\(\[[0-9]*\]\)\{0,1\};.*/\1/p' "$(tfs events/osn/$1/format)" | grep -v '^common_' | tr '\n' ' ' | sed 's/ $//'; }
+for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop; do
+	want=$(abi_fields $ev)
+	[ -n "$want" ] || fail "no OSN_FIELDS for $ev in $abi"
+	assert_eq "$(fmt $ev)" "$want" "fields of osn/$ev (format file vs osn_abi.h)"
 done
-for f in reason value threshold; do fmt stop | grep -qw $f || fail "stop lacks $f"; done
 
 assert_eq "$(osn_nthreads)" 0 "threads before enable"
 eng_instance osn_t10 sample
