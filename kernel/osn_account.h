@@ -24,16 +24,6 @@
 
 struct osn_config;
 
-/* TEMP: moves to osn_abi.h with the tool's copy. */
-enum osn_class {
-	OSN_CLASS_HW,
-	OSN_CLASS_NMI,
-	OSN_CLASS_IRQ,
-	OSN_CLASS_SOFTIRQ,
-	OSN_CLASS_THREAD,
-	OSN_CLASS_NR,
-};
-
 /*
  * One noise source being timed on a CPU.  delta_start is where its
  * interference-free duration starts: it is pushed forward by the duration

@@ -28,6 +28,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/tracepoint.h>
+#include <linux/error-injection.h>
 
 #include "osn_internal.h"
 #include "osn_account.h"
@@ -93,7 +94,13 @@ static void osn_request_restart(void)
 
 /* ---- per-CPU start/stop, called by the hotplug state ---- */
 
-static int osn_workload_start(unsigned int cpu)
+/*
+ * Listed for fail_function (ALLOW_ERROR_INJECTION): the debug kernel's
+ * tests make it fail as a failed kthread creation would, from the worker
+ * and CPU hotplug threads that a writer's fail-nth cannot reach
+ * (tests/debug/guest/faults/).  A list entry; no cost otherwise.
+ */
+static noinline int osn_workload_start(unsigned int cpu)
 {
 	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
 	struct task_struct *t;
@@ -112,6 +119,8 @@ static int osn_workload_start(unsigned int cpu)
 	wake_up_process(t);
 	return 0;
 }
+
+ALLOW_ERROR_INJECTION(osn_workload_start, ERRNO);
 
 static int osn_cpu_online(unsigned int cpu)
 {

@@ -22,6 +22,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/error-injection.h>
 #include <asm/nmi.h>
 #include <asm/hardirq.h>
 
@@ -353,8 +354,11 @@ void osn_probes_unhook(void)
 	osn_tracepoints_unhook();
 }
 
-/* Hook every found tracepoint, then the NMI handler; all or nothing. */
-int osn_probes_hook(void)
+/*
+ * Hook every found tracepoint, then the NMI handler; all or nothing.
+ * fail_function may fail it (tests/debug/guest/faults/).
+ */
+noinline int osn_probes_hook(void)
 {
 	unsigned int n;
 	int ret;
@@ -384,3 +388,4 @@ unhook:
 	osn_tracepoints_unhook();
 	return ret;
 }
+ALLOW_ERROR_INJECTION(osn_probes_hook, ERRNO);

@@ -115,6 +115,20 @@
 #define OSN_F_VALUE		"value"
 #define OSN_F_THRESHOLD		"threshold"
 
+/*
+ * Interference classes, in rtla's column order: the module's per-class
+ * statistics and the tool's columns use the same indices.  HW is a gap
+ * that no probe explains.
+ */
+enum osn_class {
+	OSN_CLASS_HW,
+	OSN_CLASS_NMI,
+	OSN_CLASS_IRQ,
+	OSN_CLASS_SOFTIRQ,
+	OSN_CLASS_THREAD,
+	OSN_CLASS_NR
+};
+
 /* stop.reason */
 #define OSN_STOP_SINGLE		0	/* one sample > stop_tracing_us */
 #define OSN_STOP_TOTAL		1	/* a period's noise > stop_tracing_total_us */

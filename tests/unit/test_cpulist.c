@@ -3,18 +3,18 @@
 #include "harness.h"
 #include "util.h"
 
-static int parse(const char *s, int nr, struct osn_cpuset *set, char *err)
+static int parse(const char *s, int nr, struct osn_cpuset *set)
 {
-	return osn_parse_cpulist(s, nr, set, err, 256);
+	return osn_parse_cpulist(s, nr, set);
 }
 
 static const char *fmt(const char *s, int nr)
 {
-	static char buf[256], err[256];
+	static char buf[256];
 	struct osn_cpuset set;
 
-	if (parse(s, nr, &set, err))
-		return err;
+	if (parse(s, nr, &set))
+		return osn_last_err();
 	osn_format_cpulist(&set, buf, sizeof(buf));
 	return buf;
 }
@@ -22,14 +22,13 @@ static const char *fmt(const char *s, int nr)
 TEST(single_and_ranges)
 {
 	struct osn_cpuset s;
-	char err[256];
 
-	CHECK_EQ(parse("0", 4, &s, err), 0);
+	CHECK_EQ(parse("0", 4, &s), 0);
 	CHECK(osn_cpuset_isset(&s, 0));
 	CHECK(!osn_cpuset_isset(&s, 1));
 	CHECK_EQ(osn_cpuset_count(&s), 1);
 
-	CHECK_EQ(parse("0-3,5,7-8", 16, &s, err), 0);
+	CHECK_EQ(parse("0-3,5,7-8", 16, &s), 0);
 	CHECK_EQ(osn_cpuset_count(&s), 7);
 	CHECK(osn_cpuset_isset(&s, 5) && !osn_cpuset_isset(&s, 6));
 	CHECK_EQ(osn_cpuset_last(&s), 8);
@@ -46,26 +45,25 @@ TEST(single_and_ranges)
 TEST(errors)
 {
 	struct osn_cpuset s;
-	char err[256];
 
-	CHECK_EQ(parse("", 4, &s, err), -1);
-	CHECK_HAS(err, "empty");
-	CHECK_EQ(parse("4", 4, &s, err), -1);
-	CHECK_STR(err, "'4': cpu 4 does not exist (this machine has cpus 0-3)");
-	CHECK_EQ(parse("0-8", 2, &s, err), -1);
-	CHECK_HAS(err, "cpu 8 does not exist (this machine has cpus 0-1)");
-	CHECK_EQ(parse("1", 1, &s, err), -1);
-	CHECK_HAS(err, "(this machine has cpu 0)");
-	CHECK_EQ(parse("3-1", 4, &s, err), -1);
-	CHECK_HAS(err, "reversed");
-	CHECK_EQ(parse("a", 4, &s, err), -1);
-	CHECK_HAS(err, "is not a cpu list");
-	CHECK_EQ(parse("-1", 4, &s, err), -1);
-	CHECK_EQ(parse("1,", 4, &s, err), -1);
-	CHECK_EQ(parse("1-", 4, &s, err), -1);
-	CHECK_EQ(parse("1;2", 4, &s, err), -1);
-	CHECK_EQ(parse("99999999999", 4, &s, err), -1);
-	CHECK_EQ(parse(NULL, 4, &s, err), -1);
+	CHECK_EQ(parse("", 4, &s), -1);
+	CHECK_HAS(osn_last_err(), "empty");
+	CHECK_EQ(parse("4", 4, &s), -1);
+	CHECK_STR(osn_last_err(), "'4': cpu 4 does not exist (this machine has cpus 0-3)");
+	CHECK_EQ(parse("0-8", 2, &s), -1);
+	CHECK_HAS(osn_last_err(), "cpu 8 does not exist (this machine has cpus 0-1)");
+	CHECK_EQ(parse("1", 1, &s), -1);
+	CHECK_HAS(osn_last_err(), "(this machine has cpu 0)");
+	CHECK_EQ(parse("3-1", 4, &s), -1);
+	CHECK_HAS(osn_last_err(), "reversed");
+	CHECK_EQ(parse("a", 4, &s), -1);
+	CHECK_HAS(osn_last_err(), "is not a cpu list");
+	CHECK_EQ(parse("-1", 4, &s), -1);
+	CHECK_EQ(parse("1,", 4, &s), -1);
+	CHECK_EQ(parse("1-", 4, &s), -1);
+	CHECK_EQ(parse("1;2", 4, &s), -1);
+	CHECK_EQ(parse("99999999999", 4, &s), -1);
+	CHECK_EQ(parse(NULL, 4, &s), -1);
 }
 
 TEST(empty_set)

@@ -38,13 +38,13 @@ TEST(single)
 	CHECK_EQ(x.interference, 3);
 	CHECK_EQ(x.nsamples, 1);
 	CHECK_EQ(x.nparts, 3);
-	CHECK_EQ(x.parts[0].cls, OSN_C_IRQ);
+	CHECK_EQ(x.parts[0].cls, OSN_CLASS_IRQ);
 	CHECK_STR(x.parts[0].name, "local_timer");
 	CHECK_EQ(x.parts[0].id, 236);
 	CHECK_EQ(x.parts[0].time, 501220);
-	CHECK_EQ(x.parts[1].cls, OSN_C_SOFTIRQ);
+	CHECK_EQ(x.parts[1].cls, OSN_CLASS_SOFTIRQ);
 	CHECK_STR(x.parts[1].name, "TIMER");
-	CHECK_EQ(x.parts[2].cls, OSN_C_THREAD);
+	CHECK_EQ(x.parts[2].cls, OSN_CLASS_THREAD);
 	CHECK_STR(x.parts[2].name, "kworker/1:1");
 	CHECK_EQ(x.parts[2].id, 45);
 	CHECK_EQ(x.explained, 517324);
@@ -144,7 +144,7 @@ TEST(aggregation_and_overlap)
 	CHECK_STR(x.parts[0].name, "ksoftirqd/2");
 	CHECK_EQ(x.parts[1].count, 2);		/* both irqs in one row */
 	CHECK_EQ(x.parts[1].time, 80);
-	CHECK_EQ(x.parts[2].cls, OSN_C_NMI);
+	CHECK_EQ(x.parts[2].cls, OSN_CLASS_NMI);
 	CHECK_STR(x.parts[2].name, "nmi");
 	CHECK_EQ(x.explained, 290);
 	CHECK_EQ(x.hw, 0);

@@ -108,8 +108,8 @@ TEST(top_json)
 	struct h_buf b;
 	char *t;
 
-	e.s.count[OSN_C_IRQ] = 2;
-	e.s.time[OSN_C_IRQ] = 2000;
+	e.s.count[OSN_CLASS_IRQ] = 2;
+	e.s.time[OSN_CLASS_IRQ] = 2000;
 	osn_stats_add_sample(&st[1], &e);
 	osn_json_top(h_open(&b), &v, &info);
 	t = h_close(&b);

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "knobs.h"
+#include "util.h"
 
 static char dir[64];
 
@@ -65,28 +66,26 @@ static void teardown(void)
 TEST(save_set_restore)
 {
 	struct osn_knobs k;
-	char err[512], buf[64];
+	char buf[64];
 
 	setup();
-	osn_knobs_init(&k, dir, 0);
-	CHECK_EQ(osn_knobs_save(&k, err, sizeof(err)), 0);
+	osn_knobs_init(&k, dir);
+	CHECK_EQ(osn_knobs_save(&k), 0);
 	CHECK_STR(k.saved[OSN_K_CPUS], "0-3");
-	CHECK_EQ(osn_knob_read(&k, OSN_K_PERIOD, buf, sizeof(buf), err,
-			       sizeof(err)), 0);
+	CHECK_EQ(osn_knob_read(&k, OSN_K_PERIOD, buf, sizeof(buf)), 0);
 	CHECK_STR(buf, "1000000");
 
-	CHECK_EQ(osn_knobs_set(&k, OSN_K_CPUS, "1", err, sizeof(err)), 0);
-	CHECK_EQ(osn_knobs_set(&k, OSN_K_STOP, "0", err, sizeof(err)), 0);
+	CHECK_EQ(osn_knobs_set(&k, OSN_K_CPUS, "1"), 0);
+	CHECK_EQ(osn_knobs_set(&k, OSN_K_STOP, "0"), 0);
 	CHECK(!k.changed[OSN_K_STOP]);		/* same value: no write */
-	CHECK_EQ(osn_knobs_set_period_runtime(&k, 500000, 400000, err,
-					      sizeof(err)), 0);
-	CHECK_EQ(osn_knobs_set(&k, OSN_K_STOP, "30", err, sizeof(err)), 0);
+	CHECK_EQ(osn_knobs_set_period_runtime(&k, 500000, 400000), 0);
+	CHECK_EQ(osn_knobs_set(&k, OSN_K_STOP, "30"), 0);
 	CHECK_STR(get(OSN_KNOB_CPUS), "1");
 	CHECK_STR(get(OSN_KNOB_PERIOD_US), "500000");
 	CHECK_STR(get(OSN_KNOB_RUNTIME_US), "400000");
 	CHECK_STR(get(OSN_KNOB_STOP_TRACING_US), "30");
 
-	CHECK_EQ(osn_knobs_restore(&k, err, sizeof(err)), 0);
+	CHECK_EQ(osn_knobs_restore(&k), 0);
 	CHECK_STR(get(OSN_KNOB_CPUS), "0-3");
 	CHECK_STR(get(OSN_KNOB_PERIOD_US), "1000000");
 	CHECK_STR(get(OSN_KNOB_RUNTIME_US), "1000000");
@@ -98,13 +97,12 @@ TEST(save_set_restore)
 TEST(dump_and_load)
 {
 	struct osn_knobs k, k2;
-	char err[512];
 	struct h_buf b;
 	char *t, *line, *save = NULL;
 
 	setup();
-	osn_knobs_init(&k, dir, 0);
-	osn_knobs_save(&k, err, sizeof(err));
+	osn_knobs_init(&k, dir);
+	osn_knobs_save(&k);
 	osn_knobs_dump(&k, h_open(&b));
 	t = h_close(&b);
 	CHECK_HAS(t, "knob cpus 0-3\n");
@@ -113,13 +111,13 @@ TEST(dump_and_load)
 	/* a crashed run changed things; the next one restores from the dump */
 	put(OSN_KNOB_CPUS, "2");
 	put(OSN_KNOB_THRESHOLD_US, "7");
-	osn_knobs_init(&k2, dir, 0);
+	osn_knobs_init(&k2, dir);
 	for (line = strtok_r(t, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
 		CHECK_EQ(osn_knobs_load_line(&k2, line), 0);
 	CHECK_EQ(osn_knobs_load_line(&k2, "knob nosuch 1"), (unsigned long long)-1);
 	CHECK_EQ(osn_knobs_load_line(&k2, "junk"), (unsigned long long)-1);
-	CHECK_EQ(osn_knobs_restore(&k2, err, sizeof(err)), 0);
+	CHECK_EQ(osn_knobs_restore(&k2), 0);
 	CHECK_STR(get(OSN_KNOB_CPUS), "0-3");
 	CHECK_STR(get(OSN_KNOB_THRESHOLD_US), "0");
 	free(t);
@@ -129,25 +127,25 @@ TEST(dump_and_load)
 TEST(errors)
 {
 	struct osn_knobs k;
-	char err[512], path[128];
+	char path[128];
 
 	setup();
-	osn_knobs_init(&k, dir, 0);
+	osn_knobs_init(&k, dir);
 	/* a knob that cannot be written: a directory */
 	snprintf(path, sizeof(path), "%s/%s", dir, OSN_KNOB_PERIOD_US);
 	unlink(path);
 	mkdir(path, 0700);
-	CHECK_EQ(osn_knob_write(&k, OSN_K_PERIOD, "5", err, sizeof(err)), -1);
-	CHECK_HAS(err, "cannot write");
-	CHECK_HAS(err, "Is a directory");
-	CHECK_EQ(osn_knobs_save(&k, err, sizeof(err)), -1);
-	CHECK(!strchr(err, '\n'));
+	CHECK_EQ(osn_knob_write(&k, OSN_K_PERIOD, "5"), -1);
+	CHECK_HAS(osn_last_err(), "cannot write");
+	CHECK_HAS(osn_last_err(), "Is a directory");
+	CHECK_EQ(osn_knobs_save(&k), -1);
+	CHECK(!strchr(osn_last_err(), '\n'));
 	rmdir(path);
 	/* a write the "module" rejects: /dev/full fails every write */
 	if (symlink("/dev/full", path) == 0) {
-		CHECK_EQ(osn_knob_write(&k, OSN_K_PERIOD, "5", err, sizeof(err)),
+		CHECK_EQ(osn_knob_write(&k, OSN_K_PERIOD, "5"),
 			 (unsigned long long)-1);
-		CHECK_STR(err, "the module rejected period_us=5: No space left on device");
+		CHECK_STR(osn_last_err(), "the module rejected period_us=5: No space left on device");
 		unlink(path);
 	}
 	teardown();

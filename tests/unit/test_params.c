@@ -4,7 +4,6 @@
 #include "osn/osn_abi.h"
 #include "params.h"
 
-static char err[512];
 static struct osn_params p;
 
 /* Parse a space-separated command line (argv[0] = the command). */
@@ -21,8 +20,7 @@ static int parse(enum osn_cmd cmd, const char *line)
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
-	err[0] = '\0';
-	return osn_parse_args(cmd, argc, argv, 4, &p, err, sizeof(err));
+	return osn_parse_args(cmd, argc, argv, 4, &p);
 }
 
 TEST(defaults)
@@ -76,12 +74,12 @@ TEST(period_runtime)
 	CHECK_EQ(parse(OSN_CMD_TOP, "-p 200"), 0);
 	CHECK_EQ(p.runtime_us, 200);
 	CHECK_EQ(parse(OSN_CMD_TOP, "-r 99"), -1);
-	CHECK_STR(err, "-r 99: runtime must be >= 100 us");
+	CHECK_STR(osn_last_err(), "-r 99: runtime must be >= 100 us");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-p 1000 -r 2000"), -1);
-	CHECK_STR(err, "-r 2000: runtime must be <= period (1000 us)");
+	CHECK_STR(osn_last_err(), "-r 2000: runtime must be <= period (1000 us)");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-r 2000000"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "-p 60000001"), -1);
-	CHECK_HAS(err, "-p '60000001' is too large");
+	CHECK_HAS(osn_last_err(), "-p '60000001' is too large");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-T 10000001"), -1);
 }
 
@@ -126,14 +124,14 @@ TEST(events)
 	CHECK(!p.events[1].filter);
 
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched"), -1);
-	CHECK_STR(err, "-e needs -t: its events go to the saved trace");
+	CHECK_STR(osn_last_err(), "-e needs -t: its events go to the saved trace");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched -a 10"), 0);
 	CHECK_EQ(parse(OSN_CMD_TOP, "--filter x"), -1);
-	CHECK_STR(err, "--filter needs a previous -e");
+	CHECK_STR(osn_last_err(), "--filter needs a previous -e");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--trigger x"), -1);
-	CHECK_STR(err, "--trigger needs a previous -e");
+	CHECK_STR(osn_last_err(), "--trigger needs a previous -e");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched:"), -1);
-	CHECK_HAS(err, "is not sys[:event]");
+	CHECK_HAS(osn_last_err(), "is not sys[:event]");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e :x"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e a/b"), -1);
 }
@@ -151,18 +149,26 @@ TEST(hist_options)
 	CHECK_EQ(p.entries, 20);
 
 	CHECK_EQ(parse(OSN_CMD_HIST, "-b 0"), -1);
-	CHECK_STR(err, "-b must be >= 1 us");
+	CHECK_STR(osn_last_err(), "-b must be >= 1 us");
 	CHECK_EQ(parse(OSN_CMD_HIST, "-E 5"), -1);
-	CHECK_STR(err, "-E must be 10..9999999");
+	CHECK_STR(osn_last_err(), "-E must be 10..9999999");
 	CHECK_EQ(parse(OSN_CMD_HIST, "-E 10000000"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "-b 2"), -1);
-	CHECK_STR(err, "-b is an option of osn hist");
+	CHECK_STR(osn_last_err(), "-b is an option of osn hist");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--no-header"), -1);
-	CHECK_STR(err, "--no-header is an option of osn hist");
+	CHECK_STR(osn_last_err(), "--no-header is an option of osn hist");
 	CHECK_EQ(parse(OSN_CMD_HIST, "--wide"), -1);
-	CHECK_STR(err, "--wide is an option of osn top");
+	CHECK_STR(osn_last_err(), "--wide is an option of osn top");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--wide"), 0);
 	CHECK(p.wide);
+	/* another command's long options, abbreviated or not */
+	CHECK_EQ(parse(OSN_CMD_TOP, "--entries 20"), -1);
+	CHECK_STR(osn_last_err(), "--entries is an option of osn hist");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--no-h"), -1);
+	CHECK_STR(osn_last_err(), "--no-header is an option of osn hist");
+	/* ambiguous among all commands' options, as before */
+	CHECK_EQ(parse(OSN_CMD_HIST, "--wi"), -1);
+	CHECK_STR(osn_last_err(), "unknown option --wi");
 }
 
 TEST(json)
@@ -179,37 +185,37 @@ TEST(json)
 TEST(bad_values)
 {
 	CHECK_EQ(parse(OSN_CMD_TOP, "-c 0-9"), -1);
-	CHECK_STR(err, "-c '0-9': cpu 9 does not exist (this machine has cpus 0-3)");
+	CHECK_STR(osn_last_err(), "-c '0-9': cpu 9 does not exist (this machine has cpus 0-3)");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-c x"), -1);
-	CHECK_HAS(err, "-c 'x' is not a cpu list");
+	CHECK_HAS(osn_last_err(), "-c 'x' is not a cpu list");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-d -5"), -1);
-	CHECK_STR(err, "-d '-5' is negative");
+	CHECK_STR(osn_last_err(), "-d '-5' is negative");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-d 5y"), -1);
-	CHECK_STR(err, "-d '5y': unknown unit 'y' (use s, m, h or d)");
+	CHECK_STR(osn_last_err(), "-d '5y': unknown unit 'y' (use s, m, h or d)");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-d 0"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "--warm-up 3q"), -1);
-	CHECK_HAS(err, "--warm-up '3q': unknown unit");
+	CHECK_HAS(osn_last_err(), "--warm-up '3q': unknown unit");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-p -1"), -1);
-	CHECK_STR(err, "-p '-1' is negative");
+	CHECK_STR(osn_last_err(), "-p '-1' is negative");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-s abc"), -1);
-	CHECK_STR(err, "-s 'abc' is not a number");
+	CHECK_STR(osn_last_err(), "-s 'abc' is not a number");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-P z:1"), -1);
-	CHECK_HAS(err, "-P 'z:1' is not a priority");
+	CHECK_HAS(osn_last_err(), "-P 'z:1' is not a priority");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-H 7"), -1);
-	CHECK_HAS(err, "-H '7': cpu 7 does not exist");
+	CHECK_HAS(osn_last_err(), "-H '7': cpu 7 does not exist");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--trace-buffer-size 0"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "-x"), -1);
-	CHECK_STR(err, "unknown option -x");
+	CHECK_STR(osn_last_err(), "unknown option -x");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--bogus"), -1);
-	CHECK_STR(err, "unknown option --bogus");
+	CHECK_STR(osn_last_err(), "unknown option --bogus");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-d"), -1);
-	CHECK_STR(err, "-d needs a value");
+	CHECK_STR(osn_last_err(), "-d needs a value");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--duration"), -1);
-	CHECK_STR(err, "--duration needs a value");
+	CHECK_STR(osn_last_err(), "--duration needs a value");
 	CHECK_EQ(parse(OSN_CMD_TOP, "extra"), -1);
-	CHECK_STR(err, "unexpected argument 'extra'");
+	CHECK_STR(osn_last_err(), "unexpected argument 'extra'");
 	/* no message is longer than one line */
-	CHECK(!strchr(err, '\n'));
+	CHECK(!strchr(osn_last_err(), '\n'));
 }
 
 TEST(help)

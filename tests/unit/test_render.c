@@ -16,20 +16,20 @@ static void make_stats(void)
 	for (int p = 0; p < 3; p++) {
 		e = fx_sample(0, p, 1000000000, 12345 + p * 1000, 2100 + p * 300,
 			      1000, 5 + p);
-		e.s.count[OSN_C_IRQ] = 1002;
-		e.s.time[OSN_C_IRQ] = 8000 + p * 900;
-		e.s.count[OSN_C_SOFTIRQ] = 4;
-		e.s.time[OSN_C_SOFTIRQ] = 2000;
-		e.s.count[OSN_C_HW] = 1;
-		e.s.time[OSN_C_HW] = 2345 + p * 100;
+		e.s.count[OSN_CLASS_IRQ] = 1002;
+		e.s.time[OSN_CLASS_IRQ] = 8000 + p * 900;
+		e.s.count[OSN_CLASS_SOFTIRQ] = 4;
+		e.s.time[OSN_CLASS_SOFTIRQ] = 2000;
+		e.s.count[OSN_CLASS_HW] = 1;
+		e.s.time[OSN_CLASS_HW] = 2345 + p * 100;
 		osn_stats_add_sample(&stats[0], &e);
 		e = fx_sample(1, p, 1000000000, 1234567, 1000123, 1200, 40);
-		e.s.count[OSN_C_IRQ] = 3000;
-		e.s.time[OSN_C_IRQ] = 1134000;
-		e.s.count[OSN_C_THREAD] = 12;
-		e.s.time[OSN_C_THREAD] = 100567;
-		e.s.count[OSN_C_NMI] = 1;
-		e.s.time[OSN_C_NMI] = 0;
+		e.s.count[OSN_CLASS_IRQ] = 3000;
+		e.s.time[OSN_CLASS_IRQ] = 1134000;
+		e.s.count[OSN_CLASS_THREAD] = 12;
+		e.s.time[OSN_CLASS_THREAD] = 100567;
+		e.s.count[OSN_CLASS_NMI] = 1;
+		e.s.time[OSN_CLASS_NMI] = 0;
 		osn_stats_add_sample(&stats[1], &e);
 	}
 }

@@ -10,14 +10,14 @@ TEST(top_stats)
 	struct osn_event e;
 
 	e = fx_sample(0, 1, 1000000, 1000, 600, 10, 3);
-	e.s.count[OSN_C_IRQ] = 4;
-	e.s.time[OSN_C_IRQ] = 700;
-	e.s.count[OSN_C_HW] = 1;
-	e.s.time[OSN_C_HW] = 300;
+	e.s.count[OSN_CLASS_IRQ] = 4;
+	e.s.time[OSN_CLASS_IRQ] = 700;
+	e.s.count[OSN_CLASS_HW] = 1;
+	e.s.time[OSN_CLASS_HW] = 300;
 	osn_stats_add_sample(&st, &e);
 	e = fx_sample(0, 2, 1000000, 3000, 2000, 5, 2);
-	e.s.count[OSN_C_THREAD] = 1;
-	e.s.time[OSN_C_THREAD] = 3000;
+	e.s.count[OSN_CLASS_THREAD] = 1;
+	e.s.time[OSN_CLASS_THREAD] = 3000;
 	osn_stats_add_sample(&st, &e);
 	e = fx_sample(0, 3, 1000000, 0, 0, 0, 0);	/* quiet period */
 	osn_stats_add_sample(&st, &e);
@@ -31,9 +31,9 @@ TEST(top_stats)
 	CHECK_EQ(st.max_single, 2000);
 	CHECK_EQ(st.min_single, 5);	/* the empty period does not count */
 	CHECK_EQ(st.samples, 5);
-	CHECK_EQ(st.count[OSN_C_IRQ], 4);
-	CHECK_EQ(st.time[OSN_C_IRQ], 700);
-	CHECK_EQ(st.time[OSN_C_THREAD], 3000);
+	CHECK_EQ(st.count[OSN_CLASS_IRQ], 4);
+	CHECK_EQ(st.time[OSN_CLASS_IRQ], 700);
+	CHECK_EQ(st.time[OSN_CLASS_THREAD], 3000);
 	/* (3000000 - 4000) / 3000000 = 99.86666...% */
 	CHECK_EQ(osn_stats_avail_e5(&st), 9986666);
 
@@ -79,9 +79,8 @@ TEST(khist_parse)
 {
 	struct osn_khist kh;
 	const struct osn_khist_cpu *c;
-	char err[256];
 
-	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh, err, sizeof(err)), 0);
+	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh), 0);
 	CHECK(kh.have_sum);
 	CHECK_EQ(kh.hits, 11);
 	CHECK_EQ(kh.entries, 4);
@@ -104,14 +103,13 @@ TEST(khist_parse)
 TEST(khist_parse_variants)
 {
 	struct osn_khist kh;
-	char err[256];
 	/* keys in the other order, common_cpu, no sums, 6.x-style spacing */
 	const char *t =
 		"{ duration: ~ 5000-9999, common_cpu:          3 } hitcount:          7\n"
 		"{ duration: ~ 0-4999, common_cpu:          3 } hitcount:          1\n"
 		"Totals:\n    Hits: 8\n    Entries: 2\n    Dropped: 4\n";
 
-	CHECK_EQ(osn_khist_parse(t, 5000, &kh, err, sizeof(err)), 0);
+	CHECK_EQ(osn_khist_parse(t, 5000, &kh), 0);
 	CHECK(!kh.have_sum);
 	CHECK_EQ(kh.dropped, 4);
 	CHECK(kh.ncpus == 1 && kh.cpus[0].cpu == 3 && kh.cpus[0].n == 2);
@@ -121,17 +119,15 @@ TEST(khist_parse_variants)
 
 	/* empty histogram */
 	CHECK_EQ(osn_khist_parse("# event histogram\n\nTotals:\n    Hits: 0\n    Entries: 0\n    Dropped: 0\n",
-				 1000, &kh, err, sizeof(err)), 0);
+				 1000, &kh), 0);
 	CHECK_EQ(kh.ncpus, 0);
 	osn_khist_free(&kh);
 
 	/* junk */
-	CHECK_EQ(osn_khist_parse("{ pid: 12 } hitcount: 3\n", 1000, &kh, err,
-				 sizeof(err)), -1);
-	CHECK_HAS(err, "line 1");
-	CHECK_EQ(osn_khist_parse("{ cpu: 1, duration: ~ 0-999 }\n", 1000, &kh,
-				 err, sizeof(err)), -1);
-	CHECK_EQ(osn_khist_parse(NULL, 1000, &kh, err, sizeof(err)), -1);
+	CHECK_EQ(osn_khist_parse("{ pid: 12 } hitcount: 3\n", 1000, &kh), -1);
+	CHECK_HAS(osn_last_err(), "line 1");
+	CHECK_EQ(osn_khist_parse("{ cpu: 1, duration: ~ 0-999 }\n", 1000, &kh), -1);
+	CHECK_EQ(osn_khist_parse(NULL, 1000, &kh), -1);
 }
 
 TEST(percentiles)
@@ -158,7 +154,6 @@ TEST(hist_build_exact)
 	struct osn_hist h;
 	struct osn_exact x[2] = { 0 };
 	int cpus[] = { 0, 1 };
-	char err[256];
 	struct osn_event e;
 
 	e = fx_sample(0, 1, 1000000, 7500, 1800, 200, 8);
@@ -166,7 +161,7 @@ TEST(hist_build_exact)
 	e = fx_sample(1, 1, 1000000, 300000, 300700, 2500, 3);
 	osn_exact_add_sample(&x[1], &e);
 
-	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh, err, sizeof(err)), 0);
+	CHECK_EQ(osn_khist_parse(khist_text, 1000, &kh), 0);
 	CHECK_EQ(osn_hist_build(&h, &kh, 256, cpus, 2, x), 0);
 	CHECK_EQ(h.ncpus, 2);
 	/* cpu 0 */

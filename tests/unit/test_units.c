@@ -6,16 +6,14 @@
 static uint64_t dur(const char *s)
 {
 	uint64_t v = 12345;
-	char err[256];
 
-	if (osn_parse_duration_s(s, &v, err, sizeof(err)))
+	if (osn_parse_duration_s(s, &v))
 		return (uint64_t)-1;
 	return v;
 }
 
 TEST(durations)
 {
-	char err[256];
 	uint64_t v;
 
 	CHECK_EQ(dur("10"), 10);
@@ -33,88 +31,85 @@ TEST(durations)
 	CHECK_EQ(dur("99999999999999999999"), (uint64_t)-1);
 	CHECK_EQ(dur("9999999999999d"), (uint64_t)-1);
 
-	CHECK_EQ(osn_parse_duration_s("5x", &v, err, sizeof(err)), -1);
-	CHECK_STR(err, "'5x': unknown unit 'x' (use s, m, h or d)");
-	CHECK_EQ(osn_parse_duration_s("-3", &v, err, sizeof(err)), -1);
-	CHECK_STR(err, "'-3' is negative");
+	CHECK_EQ(osn_parse_duration_s("5x", &v), -1);
+	CHECK_STR(osn_last_err(), "'5x': unknown unit 'x' (use s, m, h or d)");
+	CHECK_EQ(osn_parse_duration_s("-3", &v), -1);
+	CHECK_STR(osn_last_err(), "'-3' is negative");
 }
 
 TEST(times)
 {
-	char err[256];
 	uint64_t v = 0;
 
-	CHECK_EQ(osn_parse_time_ns("100", &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_time_ns("100", &v), 0);
 	CHECK_EQ(v, 100);
-	CHECK_EQ(osn_parse_time_ns("100us", &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_time_ns("100us", &v), 0);
 	CHECK_EQ(v, 100000);
-	CHECK_EQ(osn_parse_time_ns("5ms", &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_time_ns("5ms", &v), 0);
 	CHECK_EQ(v, 5000000);
-	CHECK_EQ(osn_parse_time_ns("2s", &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_time_ns("2s", &v), 0);
 	CHECK_EQ(v, 2000000000);
-	CHECK_EQ(osn_parse_time_ns("7ns", &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_time_ns("7ns", &v), 0);
 	CHECK_EQ(v, 7);
-	CHECK_EQ(osn_parse_time_ns("3m", &v, err, sizeof(err)), -1);
-	CHECK_HAS(err, "unknown unit 'm'");
-	CHECK_EQ(osn_parse_time_ns("-1us", &v, err, sizeof(err)), -1);
+	CHECK_EQ(osn_parse_time_ns("3m", &v), -1);
+	CHECK_HAS(osn_last_err(), "unknown unit 'm'");
+	CHECK_EQ(osn_parse_time_ns("-1us", &v), -1);
 }
 
 TEST(numbers)
 {
-	char err[256];
 	uint64_t v = 0;
 
-	CHECK_EQ(osn_parse_u64("42", 100, &v, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_u64("42", 100, &v), 0);
 	CHECK_EQ(v, 42);
-	CHECK_EQ(osn_parse_u64("101", 100, &v, err, sizeof(err)), -1);
-	CHECK_STR(err, "'101' is too large (max 100)");
-	CHECK_EQ(osn_parse_u64("-1", 100, &v, err, sizeof(err)), -1);
-	CHECK_STR(err, "'-1' is negative");
-	CHECK_EQ(osn_parse_u64("1.5", 100, &v, err, sizeof(err)), -1);
-	CHECK_STR(err, "'1.5' is not a number");
-	CHECK_EQ(osn_parse_u64("", 100, &v, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_u64("0x10", 100, &v, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_u64("99999999999999999999999", (uint64_t)-1, &v, err,
-			       sizeof(err)), -1);
+	CHECK_EQ(osn_parse_u64("101", 100, &v), -1);
+	CHECK_STR(osn_last_err(), "'101' is too large (max 100)");
+	CHECK_EQ(osn_parse_u64("-1", 100, &v), -1);
+	CHECK_STR(osn_last_err(), "'-1' is negative");
+	CHECK_EQ(osn_parse_u64("1.5", 100, &v), -1);
+	CHECK_STR(osn_last_err(), "'1.5' is not a number");
+	CHECK_EQ(osn_parse_u64("", 100, &v), -1);
+	CHECK_EQ(osn_parse_u64("0x10", 100, &v), -1);
+	CHECK_EQ(osn_parse_u64("99999999999999999999999", (uint64_t)-1, &v), -1);
 }
 
 TEST(priorities)
 {
 	struct osn_sched s;
-	char err[256], buf[64];
+	char buf[64];
 
-	CHECK_EQ(osn_parse_sched("f:95", &s, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_sched("f:95", &s), 0);
 	CHECK_EQ(s.policy, OSN_SCHED_FIFO);
 	CHECK_EQ(s.prio, 95);
-	CHECK_EQ(osn_parse_sched("r:1", &s, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_sched("r:1", &s), 0);
 	CHECK_EQ(s.policy, OSN_SCHED_RR);
-	CHECK_EQ(osn_parse_sched("o:-20", &s, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_sched("o:-20", &s), 0);
 	CHECK_EQ(s.policy, OSN_SCHED_OTHER);
 	CHECK_EQ(s.prio, (unsigned long long)-20);
-	CHECK_EQ(osn_parse_sched("d:100us:1ms", &s, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_sched("d:100us:1ms", &s), 0);
 	CHECK_EQ(s.policy, OSN_SCHED_DEADLINE);
 	CHECK_EQ(s.runtime_ns, 100000);
 	CHECK_EQ(s.period_ns, 1000000);
 	osn_format_sched(&s, buf, sizeof(buf));
 	CHECK_STR(buf, "d:100000ns:1000000ns");
-	CHECK_EQ(osn_parse_sched("d:500000:1000000", &s, err, sizeof(err)), 0);
+	CHECK_EQ(osn_parse_sched("d:500000:1000000", &s), 0);
 	CHECK_EQ(s.runtime_ns, 500000);
 
-	CHECK_EQ(osn_parse_sched("f:0", &s, err, sizeof(err)), -1);
-	CHECK_HAS(err, "1..99");
-	CHECK_EQ(osn_parse_sched("f:100", &s, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_sched("o:20", &s, err, sizeof(err)), -1);
-	CHECK_HAS(err, "-20..19");
-	CHECK_EQ(osn_parse_sched("x:1", &s, err, sizeof(err)), -1);
-	CHECK_HAS(err, "is not a priority");
-	CHECK_EQ(osn_parse_sched("f", &s, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_sched("d:1ms", &s, err, sizeof(err)), -1);
-	CHECK_HAS(err, "d:runtime:period");
-	CHECK_EQ(osn_parse_sched("d:2ms:1ms", &s, err, sizeof(err)), -1);
-	CHECK_HAS(err, "runtime <= period");
-	CHECK_EQ(osn_parse_sched("d:1ms:1xs", &s, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_sched("f:9a", &s, err, sizeof(err)), -1);
-	CHECK_EQ(osn_parse_sched(NULL, &s, err, sizeof(err)), -1);
+	CHECK_EQ(osn_parse_sched("f:0", &s), -1);
+	CHECK_HAS(osn_last_err(), "1..99");
+	CHECK_EQ(osn_parse_sched("f:100", &s), -1);
+	CHECK_EQ(osn_parse_sched("o:20", &s), -1);
+	CHECK_HAS(osn_last_err(), "-20..19");
+	CHECK_EQ(osn_parse_sched("x:1", &s), -1);
+	CHECK_HAS(osn_last_err(), "is not a priority");
+	CHECK_EQ(osn_parse_sched("f", &s), -1);
+	CHECK_EQ(osn_parse_sched("d:1ms", &s), -1);
+	CHECK_HAS(osn_last_err(), "d:runtime:period");
+	CHECK_EQ(osn_parse_sched("d:2ms:1ms", &s), -1);
+	CHECK_HAS(osn_last_err(), "runtime <= period");
+	CHECK_EQ(osn_parse_sched("d:1ms:1xs", &s), -1);
+	CHECK_EQ(osn_parse_sched("f:9a", &s), -1);
+	CHECK_EQ(osn_parse_sched(NULL, &s), -1);
 }
 
 TEST(formatting)

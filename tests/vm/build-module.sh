@@ -26,6 +26,8 @@ hdr=/usr/src/linux-headers-$kver
 if [ ! -e "$ul$hdr/Makefile" ] && [ -z "$ul" ]; then
 	hdr=/lib/modules/$kver/build
 fi
+# The debug kernel (tests/debug/) is built against its own build tree.
+[ -e "$kdir/build/Makefile" ] && [ -z "$ul" ] && hdr=$(readlink -f "$kdir/build")
 [ -e "$ul$hdr/Makefile" ] ||
 	die "$K: no headers for $kver in $(kernel_release "$K")'s userland (run: sudo tests/install-deps.sh --kernels $K)"
 

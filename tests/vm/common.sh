@@ -25,6 +25,7 @@ kernel_release() {
 	5.10|5.10-rt)			echo bullseye ;;
 	trixie|trixie-rt)		echo trixie ;;
 	forky|forky-rt)			echo forky ;;
+	debug)				echo bookworm ;;	# tests/debug/
 	*)				return 1 ;;
 	esac
 }
@@ -36,6 +37,7 @@ kernel_suffix() {
 	case "$1" in
 	6.12)		echo 6.12-amd64 ;;
 	6.12-rt)	echo 6.12-rt-amd64 ;;
+	debug)		echo debug ;;	# built, not fetched: tests/debug/build-kernel.sh
 	*-rt)		kernel_release "$1" >/dev/null && echo rt-amd64 ;;
 	*)		kernel_release "$1" >/dev/null && echo amd64 ;;
 	esac

@@ -199,6 +199,11 @@ fetch_one() {
 
 for k in "$@"; do
 	mkdir -p "$OSN_KCACHE"
+	# The debug kernel is built from Debian's source, not fetched.
+	if [ "$k" = debug ]; then
+		"$OSN_ROOT/tests/debug/build-kernel.sh"
+		continue
+	fi
 	(
 		flock 9
 		fetch_one "$k"

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include <osn/osn_abi.h>	/* enum osn_class */
+
 enum osn_ev_type {
 	OSN_E_SAMPLE,		/* osn:sample, one per CPU per period */
 	OSN_E_THRESHOLD,	/* osn:sample_threshold */
@@ -19,16 +21,6 @@ enum osn_ev_type {
 	OSN_E_NMI,		/* osn:nmi_noise */
 	OSN_E_STOP,		/* osn:stop */
 	OSN_E_NR
-};
-
-/* Interference classes, in rtla's column order. */
-enum osn_class {
-	OSN_C_HW,
-	OSN_C_NMI,
-	OSN_C_IRQ,
-	OSN_C_SOFTIRQ,
-	OSN_C_THREAD,
-	OSN_NR_CLASSES
 };
 
 #define OSN_NAME_LEN	32
@@ -41,8 +33,8 @@ struct osn_event {
 		struct {		/* OSN_E_SAMPLE (all ns) */
 			uint64_t runtime, noise, max_sample, min_sample;
 			uint64_t samples;
-			uint64_t count[OSN_NR_CLASSES];
-			uint64_t time[OSN_NR_CLASSES];
+			uint64_t count[OSN_CLASS_NR];
+			uint64_t time[OSN_CLASS_NR];
 		} s;
 		struct {		/* OSN_E_THRESHOLD */
 			uint64_t start, duration, interference;
@@ -64,19 +56,19 @@ static inline int osn_event_class(enum osn_ev_type t)
 {
 	switch (t) {
 	case OSN_E_IRQ:
-		return OSN_C_IRQ;
+		return OSN_CLASS_IRQ;
 	case OSN_E_SOFTIRQ:
-		return OSN_C_SOFTIRQ;
+		return OSN_CLASS_SOFTIRQ;
 	case OSN_E_THREAD:
-		return OSN_C_THREAD;
+		return OSN_CLASS_THREAD;
 	case OSN_E_NMI:
-		return OSN_C_NMI;
+		return OSN_CLASS_NMI;
 	default:
 		return -1;
 	}
 }
 
-extern const char * const osn_class_names[OSN_NR_CLASSES];	/* "hw", ... */
-extern const char * const osn_class_titles[OSN_NR_CLASSES];	/* "HW", ... */
+extern const char * const osn_class_names[OSN_CLASS_NR];	/* "hw", ... */
+extern const char * const osn_class_titles[OSN_CLASS_NR];	/* "HW", ... */
 
 #endif

@@ -37,8 +37,6 @@ static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
 {
 	struct hist *h = t->priv;
 
-	if (!h)
-		return;
 	if (ev->type == OSN_E_SAMPLE) {
 		osn_exact_add_sample(&h->exact[ev->cpu], ev);
 	} else if (ev->type == OSN_E_THRESHOLD && h->in_tool) {
@@ -51,18 +49,16 @@ static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
 }
 
 /* No hist triggers in this kernel: count every sample_threshold here. */
-static int hist_start_in_tool(struct osn_tool *t, struct hist *h, char *err,
-			      size_t errlen)
+static int hist_start_in_tool(struct osn_tool *t, struct hist *h)
 {
-	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD,
-			     t->p->debug, err, errlen))
+	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD))
 		return -1;
 	h->in_tool = true;
 	h->kh.bucket_ns = t->p->bucket_us * 1000;
 	h->kh.have_sum = true;
 	t->read_often = true;
-	fprintf(stderr, "osn: this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): the histogram is built by osn from every %s event, read once a second\n",
-		OSN_EV_SAMPLE_THRESHOLD);
+	osn_warn("this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): the histogram is built by osn from every %s event, read once a second",
+		 OSN_EV_SAMPLE_THRESHOLD);
 	return 0;
 }
 
@@ -76,131 +72,112 @@ static unsigned map_size(const struct osn_tool *t)
 	return size;
 }
 
-static int hist_alloc(struct osn_tool *t, char *err, size_t errlen)
+static int hist_init(struct osn_tool *t)
 {
-	struct hist *h;
+	struct hist *h = calloc(1, sizeof(*h));
 
-	if (t->priv)
-		return 0;
-	h = calloc(1, sizeof(*h));
 	if (h)
 		h->exact = calloc(t->nr_cpus, sizeof(*h->exact));
 	if (!h || !h->exact) {
 		free(h);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return osn_err("out of memory");
 	}
 	t->priv = h;
 	return 0;
 }
 
-static int hist_start(struct osn_tool *t, char *err, size_t errlen)
+static int hist_start(struct osn_tool *t)
 {
 	unsigned long long bns = t->p->bucket_us * 1000;
 	unsigned size = map_size(t);
-	char e2[1024];
-	struct hist *h;
+	char first[OSN_ERR_LEN] = "";
+	struct hist *h = t->priv;
 
-	if (hist_alloc(t, err, errlen))
-		return -1;
-	h = t->priv;
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
-		return hist_start_in_tool(t, h, err, errlen);
+		return hist_start_in_tool(t, h);
 	/* with exact sums first; without them if the kernel refuses */
 	snprintf(h->trigger, sizeof(h->trigger),
 		 "hist:keys=cpu,%s.buckets=%llu:vals=hitcount,%s:size=%u",
 		 OSN_F_DURATION, bns, OSN_F_DURATION, size);
 	if (!osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-			       OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug,
-			       err, errlen)) {
+			       OSN_EV_SAMPLE_THRESHOLD, h->trigger)) {
 		h->trigger_set = true;
 		return 0;
 	}
+	osn_err_keep_first(first);
 	snprintf(h->trigger, sizeof(h->trigger),
 		 "hist:keys=cpu,%s.buckets=%llu:size=%u", OSN_F_DURATION, bns,
 		 size);
 	if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-			      OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug,
-			      e2, sizeof(e2)))
-		return -1;	/* keep the first error */
+			      OSN_EV_SAMPLE_THRESHOLD, h->trigger))
+		return osn_err("%s", first);	/* the first error says more */
 	h->trigger_set = true;
 	return 0;
 }
 
 /* Turn the aggregated table into what osn hist prints; frees @kh. */
-static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh,
-		      char *err, size_t errlen)
+static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh)
 {
 	int ret = 0;
 
 	if (kh->dropped)
-		fprintf(stderr, "osn: the %s histogram was full: %llu samples dropped (use a larger -b)\n",
-			h->in_tool ? "tool's" : "in-kernel",
-			(unsigned long long)kh->dropped);
+		osn_warn("the %s histogram was full: %llu samples dropped (use a larger -b)",
+			 h->in_tool ? "tool's" : "in-kernel",
+			 (unsigned long long)kh->dropped);
 	if (osn_hist_build(&h->h, kh, t->p->entries, t->cpus, t->ncpus,
-			   h->exact)) {
-		snprintf(err, errlen, "out of memory");
-		ret = -1;
-	} else {
+			   h->exact))
+		ret = osn_err("out of memory");
+	else
 		h->have_h = true;
-	}
 	osn_khist_free(kh);
 	return ret;
 }
 
-static int hist_finish(struct osn_tool *t, char *err, size_t errlen)
+static int hist_finish(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
 	struct osn_khist kh;
 	char *text;
 	int ret;
 
-	if (h && h->in_tool) {
-		ret = hist_build(t, h, &h->kh, err, errlen);
+	if (h->in_tool) {
+		ret = hist_build(t, h, &h->kh);
 		h->in_tool = false;	/* events after the end are not counted */
 		return ret;
 	}
-	if (!h || !h->trigger_set)
+	if (!h->trigger_set)
 		return 0;
 	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist", NULL);
-	if (!text) {
-		snprintf(err, errlen, "cannot read events/%s/%s/hist",
-			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
-		return -1;
-	}
-	if (t->p->debug > 1)
+	if (!text)
+		return osn_err("cannot read events/%s/%s/hist",
+			       OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
+	if (osn_debug_level > 1)
 		fprintf(stderr, "%s", text);
-	if (osn_khist_parse(text, t->p->bucket_us * 1000, &kh, err, errlen)) {
-		free(text);
-		return -1;
-	}
+	ret = osn_khist_parse(text, t->p->bucket_us * 1000, &kh);
 	free(text);
-	ret = hist_build(t, h, &kh, err, errlen);
+	if (ret)
+		return -1;
+	ret = hist_build(t, h, &kh);
 	/* stop counting now */
 	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
-				 OSN_EV_SAMPLE_THRESHOLD, h->trigger, t->p->debug);
+				 OSN_EV_SAMPLE_THRESHOLD, h->trigger);
 	h->trigger_set = false;
 	return ret;
 }
 
-static int hist_report(struct osn_tool *t, char *err, size_t errlen)
+static int hist_report(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
 	struct osn_report_info info;
 
-	if (hist_alloc(t, err, errlen))
-		return -1;
-	h = t->priv;
 	if (!h->have_h) {
 		struct osn_khist kh = { .bucket_ns = t->p->bucket_us * 1000 };
 
 		if (osn_hist_build(&h->h, &kh, t->p->entries, t->cpus, t->ncpus,
-				   h->exact)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+				   h->exact))
+			return osn_err("out of memory");
 		h->have_h = true;
 	}
 	osn_tool_report_info(t, &info);
@@ -211,12 +188,12 @@ static int hist_report(struct osn_tool *t, char *err, size_t errlen)
 	else if (info.events_lost && t->p->json && !t->p->json_file)
 		osn_render_lost(stderr, info.events_lost);
 	if (t->p->json) {
-		FILE *f = osn_tool_json_open(t, err, errlen);
+		FILE *f = osn_tool_json_open(t);
 
 		if (!f)
 			return -1;
 		osn_json_hist(f, &h->h, &info);
-		if (osn_tool_json_close(t, f, err, errlen))
+		if (osn_tool_json_close(t, f))
 			return -1;
 	}
 	return 0;
@@ -236,33 +213,13 @@ static void hist_destroy(struct osn_tool *t)
 	t->priv = NULL;
 }
 
-static const struct osn_tool_ops hist_ops = {
-	.name = "hist",
-	.instance = "osn_hist",
+const struct osn_tool_ops osn_hist_ops = {
+	.cmd = OSN_CMD_HIST,
+	.instance = OSN_INST_HIST,
+	.init = hist_init,
 	.start = hist_start,
 	.on_event = hist_on_event,
 	.finish = hist_finish,
 	.report = hist_report,
 	.destroy = hist_destroy,
 };
-
-int osn_hist_main(int argc, char **argv, int nr_cpus)
-{
-	struct osn_params p;
-	char err[512];
-
-	if (osn_parse_args(OSN_CMD_HIST, argc, argv, nr_cpus, &p, err,
-			   sizeof(err))) {
-		fprintf(stderr, "osn: %s\n", err);
-		return 1;
-	}
-	if (p.help) {
-		osn_usage(OSN_CMD_HIST, stdout);
-		return 0;
-	}
-	if (p.version) {
-		printf("osn " OSN_VERSION "\n");
-		return 0;
-	}
-	return osn_tool_run(&hist_ops, &p, nr_cpus);
-}

@@ -20,11 +20,10 @@ const char * const osn_knob_names[OSN_NR_KNOBS] = {
 	[OSN_K_STOP_TOTAL]	= OSN_KNOB_STOP_TRACING_TOTAL_US,
 };
 
-void osn_knobs_init(struct osn_knobs *k, const char *dir, int debug)
+void osn_knobs_init(struct osn_knobs *k, const char *dir)
 {
 	memset(k, 0, sizeof(*k));
 	osn_strlcpy(k->dir, dir, sizeof(k->dir));
-	k->debug = debug;
 }
 
 static void knob_path(const struct osn_knobs *k, enum osn_knob_id id,
@@ -34,7 +33,7 @@ static void knob_path(const struct osn_knobs *k, enum osn_knob_id id,
 }
 
 int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
-		  size_t len, char *err, size_t errlen)
+		  size_t len)
 {
 	char path[512];
 	ssize_t n;
@@ -42,13 +41,11 @@ int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
 
 	knob_path(k, id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return osn_err("cannot read %s: %s", path, strerror(errno));
 	n = read(fd, buf, len - 1);
 	if (n < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		osn_err("cannot read %s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -60,7 +57,7 @@ int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
 }
 
 int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
-		   const char *val, char *err, size_t errlen)
+		   const char *val)
 {
 	char path[512];
 	size_t len = strlen(val);
@@ -68,116 +65,100 @@ int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
 	int fd, e;
 
 	knob_path(k, id, path, sizeof(path));
-	if (k->debug)
-		fprintf(stderr, "osn: debug: %s <- '%s'\n", path, val);
+	osn_debug("%s <- '%s'", path, val);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return osn_err("cannot write %s: %s", path, strerror(errno));
 	n = write(fd, val, len);
 	e = errno;
 	if (close(fd) && n >= 0) {
 		n = -1;
 		e = errno;
 	}
-	if (n < 0 || (size_t)n != len) {
-		snprintf(err, errlen, "the module rejected %s=%s: %s",
-			 osn_knob_names[id], val,
-			 n < 0 ? strerror(e) : "short write");
-		return -1;
-	}
+	if (n < 0 || (size_t)n != len)
+		return osn_err("the module rejected %s=%s: %s",
+			       osn_knob_names[id], val,
+			       n < 0 ? strerror(e) : "short write");
 	return 0;
 }
 
-int osn_knobs_save(struct osn_knobs *k, char *err, size_t errlen)
+int osn_knobs_save(struct osn_knobs *k)
 {
 	for (int i = 0; i < OSN_NR_KNOBS; i++) {
-		if (osn_knob_read(k, i, k->saved[i], sizeof(k->saved[i]), err,
-				  errlen))
+		if (osn_knob_read(k, i, k->saved[i], sizeof(k->saved[i])))
 			return -1;
 		k->have_saved[i] = true;
 	}
 	return 0;
 }
 
-int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val,
-		  char *err, size_t errlen)
+int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val)
 {
 	char cur[OSN_KNOB_LEN];
 
-	if (!osn_knob_read(k, id, cur, sizeof(cur), err, errlen) &&
-	    !strcmp(cur, val))
+	if (!osn_knob_read(k, id, cur, sizeof(cur)) && !strcmp(cur, val))
 		return 0;
 	k->changed[id] = true;
-	return osn_knob_write(k, id, val, err, errlen);
+	return osn_knob_write(k, id, val);
 }
 
 int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
-				 unsigned long long runtime, char *err,
-				 size_t errlen)
+				 unsigned long long runtime)
 {
 	char cur[OSN_KNOB_LEN], p[32], r[32];
 	unsigned long long cur_period = 0;
 
-	if (!osn_knob_read(k, OSN_K_PERIOD, cur, sizeof(cur), err, errlen))
+	if (!osn_knob_read(k, OSN_K_PERIOD, cur, sizeof(cur)))
 		cur_period = strtoull(cur, NULL, 10);
 	snprintf(p, sizeof(p), "%llu", period);
 	snprintf(r, sizeof(r), "%llu", runtime);
 	if (runtime <= cur_period) {
-		if (osn_knobs_set(k, OSN_K_RUNTIME, r, err, errlen) ||
-		    osn_knobs_set(k, OSN_K_PERIOD, p, err, errlen))
+		if (osn_knobs_set(k, OSN_K_RUNTIME, r) ||
+		    osn_knobs_set(k, OSN_K_PERIOD, p))
 			return -1;
 	} else {
-		if (osn_knobs_set(k, OSN_K_PERIOD, p, err, errlen) ||
-		    osn_knobs_set(k, OSN_K_RUNTIME, r, err, errlen))
+		if (osn_knobs_set(k, OSN_K_PERIOD, p) ||
+		    osn_knobs_set(k, OSN_K_RUNTIME, r))
 			return -1;
 	}
 	return 0;
 }
 
-static int restore_one(struct osn_knobs *k, enum osn_knob_id id, char *err,
-		       size_t errlen, int *ret)
+static void restore_one(struct osn_knobs *k, enum osn_knob_id id, char *first)
 {
-	char e[512];
-
 	if (!k->changed[id] || !k->have_saved[id])
-		return 0;
-	if (osn_knobs_set(k, id, k->saved[id], e, sizeof(e))) {
-		if (!*ret)
-			snprintf(err, errlen, "%s", e);
-		*ret = -1;
-		return -1;
-	}
-	k->changed[id] = false;
-	return 0;
+		return;
+	if (osn_knobs_set(k, id, k->saved[id]))
+		osn_err_keep_first(first);
+	else
+		k->changed[id] = false;
 }
 
-int osn_knobs_restore(struct osn_knobs *k, char *err, size_t errlen)
+static void restore_period_runtime(struct osn_knobs *k, char *first)
 {
-	int ret = 0;
-
-	restore_one(k, OSN_K_STOP, err, errlen, &ret);
-	restore_one(k, OSN_K_STOP_TOTAL, err, errlen, &ret);
-	restore_one(k, OSN_K_THRESHOLD, err, errlen, &ret);
-	if ((k->changed[OSN_K_PERIOD] || k->changed[OSN_K_RUNTIME]) &&
-	    k->have_saved[OSN_K_PERIOD] && k->have_saved[OSN_K_RUNTIME]) {
-		char e[512];
-
-		if (osn_knobs_set_period_runtime(k,
-				strtoull(k->saved[OSN_K_PERIOD], NULL, 10),
-				strtoull(k->saved[OSN_K_RUNTIME], NULL, 10),
-				e, sizeof(e))) {
-			if (!ret)
-				snprintf(err, errlen, "%s", e);
-			ret = -1;
-		} else {
-			k->changed[OSN_K_PERIOD] = false;
-			k->changed[OSN_K_RUNTIME] = false;
-		}
+	if (!(k->changed[OSN_K_PERIOD] || k->changed[OSN_K_RUNTIME]) ||
+	    !k->have_saved[OSN_K_PERIOD] || !k->have_saved[OSN_K_RUNTIME])
+		return;
+	if (osn_knobs_set_period_runtime(k,
+			strtoull(k->saved[OSN_K_PERIOD], NULL, 10),
+			strtoull(k->saved[OSN_K_RUNTIME], NULL, 10))) {
+		osn_err_keep_first(first);
+	} else {
+		k->changed[OSN_K_PERIOD] = false;
+		k->changed[OSN_K_RUNTIME] = false;
 	}
-	restore_one(k, OSN_K_CPUS, err, errlen, &ret);
-	return ret;
+}
+
+int osn_knobs_restore(struct osn_knobs *k)
+{
+	char first[OSN_ERR_LEN] = "";
+
+	restore_one(k, OSN_K_STOP, first);
+	restore_one(k, OSN_K_STOP_TOTAL, first);
+	restore_one(k, OSN_K_THRESHOLD, first);
+	restore_period_runtime(k, first);
+	restore_one(k, OSN_K_CPUS, first);
+	return first[0] ? osn_err("%s", first) : 0;
 }
 
 void osn_knobs_dump(const struct osn_knobs *k, FILE *f)

@@ -32,37 +32,35 @@ struct osn_knobs {
 	char saved[OSN_NR_KNOBS][OSN_KNOB_LEN];
 	bool have_saved[OSN_NR_KNOBS];
 	bool changed[OSN_NR_KNOBS];
-	int debug;			/* print every write to stderr */
 };
 
-void osn_knobs_init(struct osn_knobs *k, const char *dir, int debug);
+/* Errors: -1 with the message as the last error (osn_err, util.h). */
+void osn_knobs_init(struct osn_knobs *k, const char *dir);
 /* Read one knob (trailing newline removed). */
 int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
-		  size_t len, char *err, size_t errlen);
+		  size_t len);
 /*
- * Write one knob; on error @err says "the module rejected NAME=VALUE:
- * strerror".
+ * Write one knob (shown with -D); on error the message says "the module
+ * rejected NAME=VALUE: strerror".
  */
 int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
-		   const char *val, char *err, size_t errlen);
+		   const char *val);
 /* Remember the current value of every knob. */
-int osn_knobs_save(struct osn_knobs *k, char *err, size_t errlen);
+int osn_knobs_save(struct osn_knobs *k);
 /* Set a knob (no write when it already has that value); marks it changed. */
-int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val,
-		  char *err, size_t errlen);
+int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val);
 /*
  * Set period and runtime in an order the module accepts whatever the
  * current values are (runtime <= period holds after each write).
  */
 int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
-				 unsigned long long runtime, char *err,
-				 size_t errlen);
+				 unsigned long long runtime);
 /*
  * Write back every changed knob: stop knobs first (so nothing stops while
  * restoring), then threshold, period/runtime, cpus.  Continues after an
- * error; returns -1 if any write failed (@err has the first).
+ * error; returns -1 if any write failed (the last error is the first).
  */
-int osn_knobs_restore(struct osn_knobs *k, char *err, size_t errlen);
+int osn_knobs_restore(struct osn_knobs *k);
 
 /* Lock-file persistence: "knob NAME VALUE" lines for the changed knobs. */
 void osn_knobs_dump(const struct osn_knobs *k, FILE *f);

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "osn/osn_abi.h"
 #include "osn.h"
-#include "params.h"
 #include "session.h"
-#include "trace.h"
+#include "util.h"
 
 static void usage(FILE *f)
 {
@@ -28,12 +28,9 @@ static void usage(FILE *f)
 
 static int cleanup_main(int argc, char **argv)
 {
-	char err[1024];
-	int debug = 0;
-
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-D") || !strcmp(argv[i], "--debug")) {
-			debug++;
+			osn_debug_level++;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			puts("usage: osn cleanup [-D]\n\n"
 			     "  Removes the tracefs instances and restores the module knobs\n"
@@ -49,8 +46,8 @@ static int cleanup_main(int argc, char **argv)
 		fprintf(stderr, "osn: must be run as root (tracefs and the module's knobs are root-only)\n");
 		return 1;
 	}
-	if (osn_session_cleanup_only(debug, err, sizeof(err))) {
-		fprintf(stderr, "osn: %s\n", err);
+	if (osn_session_cleanup_only()) {
+		osn_err_print();
 		return 1;
 	}
 	return 0;
@@ -66,9 +63,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(argv[1], "top"))
-		return osn_top_main(argc - 1, argv + 1, nr_cpus);
+		return osn_tool_main(&osn_top_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "hist"))
-		return osn_hist_main(argc - 1, argv + 1, nr_cpus);
+		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "cleanup"))
 		return cleanup_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* osn.h - the commands of the osn CLI. */
+/* osn.h - the commands of the osn CLI, run by osn_tool_main(). */
 #ifndef OSN_OSN_H
 #define OSN_OSN_H
 
-int osn_top_main(int argc, char **argv, int nr_cpus);
-int osn_hist_main(int argc, char **argv, int nr_cpus);
+#include "tool.h"
+
+extern const struct osn_tool_ops osn_top_ops;
+extern const struct osn_tool_ops osn_hist_ops;
 
 #endif

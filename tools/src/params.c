@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * params.c - osn top / osn hist command line (see params.h).
+ *
+ * Each command has its own option table (struct cmd_opts: its short and
+ * long options, their handler and help); the options every command takes
+ * are in one shared table with one handler.  A new command adds an entry
+ * to cmds[], not cases to a shared switch.
  */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +27,37 @@ enum {
 	OPT_WITH_ZEROS,
 	OPT_VERSION,
 };
+
+/* What an option handler did with an option. */
+enum {
+	OPT_ERR = -1,		/* a bad value: the last error says why */
+	OPT_OK,
+	OPT_NOT_MINE,		/* not in the handler's table */
+	OPT_END,		/* -h, --version: nothing more to parse */
+};
+
+/* One parse: where the options go, and what later options depend on. */
+struct parse {
+	struct osn_params *p;
+	int nr_cpus;
+	int argc;
+	char **argv;
+	struct osn_event_opt *last_ev;	/* for --filter, --trigger */
+	bool trace_set;			/* -t given: -a keeps its file */
+	bool have_period, have_runtime;
+};
+
+struct cmd_opts {
+	const char *name;		/* "top" */
+	const char *shortopts;		/* its own, after the common ones */
+	const struct option *longopts;	/* its own */
+	int (*handle)(struct parse *ps, int c, const char *arg);
+	const char *about;		/* usage: what it does */
+	const char *help;		/* usage: its own options */
+};
+
+#define COMMON_SHORTOPTS	"a:c:d:De:hH:p:P:qr:s:S:t::T:"
+#define MAX_LONGOPTS		64
 
 static const struct option common_opts[] = {
 	{ "auto",		required_argument,	NULL, 'a' },
@@ -47,9 +82,199 @@ static const struct option common_opts[] = {
 	{ "trace-buffer-size",	required_argument,	NULL, OPT_BUFSIZE },
 	{ "json",		optional_argument,	NULL, OPT_JSON },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
-	/* top */
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "-x 'value': reason", the reason being the last error */
+static int bad(const char *opt)
+{
+	return osn_err("%s %s", opt, osn_last_err());
+}
+
+static int us_opt(const char *opt, const char *arg, uint64_t max,
+		  uint64_t *out)
+{
+	return osn_parse_u64(arg, max, out) ? bad(opt) : OPT_OK;
+}
+
+/* ---- the options of every command ------------------------------------------ */
+
+static int event_opt(struct parse *ps, const char *arg)
+{
+	struct osn_params *p = ps->p;
+	struct osn_event_opt *e;
+	const char *colon = strchr(arg, ':');
+	size_t sl = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (p->nevents == OSN_MAX_EVENTS)
+		return osn_err("-e given too many times");
+	if (!sl || sl >= sizeof(e->system) ||
+	    (colon && (!colon[1] || strlen(colon + 1) >= sizeof(e->event))) ||
+	    strchr(arg, '/'))
+		return osn_err("-e '%s' is not sys[:event] (e.g. -e sched:sched_switch)",
+			       arg);
+	e = &p->events[p->nevents++];
+	memcpy(e->system, arg, sl);
+	e->system[sl] = '\0';
+	if (colon)
+		osn_strlcpy(e->event, colon + 1, sizeof(e->event));
+	ps->last_ev = e;
+	return OPT_OK;
+}
+
+/* -t[FILE], -t=FILE, -t FILE (a next argument that is not an option) */
+static int trace_opt(struct parse *ps, const char *arg)
+{
+	if (arg) {
+		if (arg[0] == '=')
+			arg++;
+	} else if (optind < ps->argc && ps->argv[optind][0] != '-') {
+		arg = ps->argv[optind++];
+	}
+	ps->p->trace_file = arg && *arg ? arg : OSN_TRACE_FILE;
+	ps->trace_set = true;
+	return OPT_OK;
+}
+
+/* --filter, --trigger: for the previous -e */
+static int event_arg_opt(struct parse *ps, int c, const char *arg)
+{
+	const char *name = c == OPT_FILTER ? "--filter" : "--trigger";
+
+	if (!ps->last_ev)
+		return osn_err("%s needs a previous -e", name);
+	if (c == OPT_FILTER)
+		ps->last_ev->filter = arg;
+	else
+		ps->last_ev->trigger = arg;
+	return OPT_OK;
+}
+
+static int cpulist_opt(struct parse *ps, const char *opt, const char *arg,
+		       struct osn_cpuset *set, bool *have)
+{
+	if (osn_parse_cpulist(arg, ps->nr_cpus, set))
+		return bad(opt);
+	*have = true;
+	return OPT_OK;
+}
+
+static int common_opt(struct parse *ps, int c, const char *arg)
+{
+	struct osn_params *p = ps->p;
+
+	switch (c) {
+	case 'a':
+		if (us_opt("-a", arg, 1000000000000ULL, &p->stop_us))
+			return OPT_ERR;
+		p->threshold_us = 1;
+		if (!ps->trace_set)
+			p->trace_file = OSN_TRACE_FILE;
+		return OPT_OK;
+	case 'c':
+		return cpulist_opt(ps, "-c", arg, &p->cpus, &p->have_cpus);
+	case 'd':
+		if (osn_parse_duration_s(arg, &p->duration_s))
+			return bad("-d");
+		return p->duration_s ? OPT_OK : osn_err("-d must be at least 1s");
+	case 'D':
+		p->debug++;
+		return OPT_OK;
+	case 'e':
+		return event_opt(ps, arg);
+	case 'h':
+		p->help = true;
+		return OPT_END;
+	case 'H':
+		return cpulist_opt(ps, "-H", arg, &p->hk, &p->have_hk);
+	case 'p':
+		ps->have_period = true;
+		return us_opt("-p", arg, OSN_MAX_PERIOD_US, &p->period_us);
+	case 'P':
+		return osn_parse_sched(arg, &p->sched) ? bad("-P") : OPT_OK;
+	case 'q':
+		p->quiet = true;
+		return OPT_OK;
+	case 'r':
+		ps->have_runtime = true;
+		return us_opt("-r", arg, OSN_MAX_PERIOD_US, &p->runtime_us);
+	case 's':
+		return us_opt("-s", arg, 1000000000000ULL, &p->stop_us);
+	case 'S':
+		return us_opt("-S", arg, 1000000000000ULL, &p->stop_total_us);
+	case 't':
+		return trace_opt(ps, arg);
+	case 'T':
+		return us_opt("-T", arg, OSN_MAX_THRESHOLD_US, &p->threshold_us);
+	case OPT_FILTER:
+	case OPT_TRIGGER:
+		return event_arg_opt(ps, c, arg);
+	case OPT_WARMUP:
+		if (osn_parse_duration_s(arg, &p->warmup_s))
+			return bad("--warm-up");
+		return OPT_OK;
+	case OPT_BUFSIZE:
+		if (us_opt("--trace-buffer-size", arg, 64ULL << 20, &p->buffer_kb))
+			return OPT_ERR;
+		return p->buffer_kb ? OPT_OK :
+			osn_err("--trace-buffer-size must be at least 1 kB");
+	case OPT_JSON:
+		p->json = true;
+		p->json_file = arg && *arg && strcmp(arg, "-") ? arg : NULL;
+		return OPT_OK;
+	case OPT_VERSION:
+		p->version = true;
+		return OPT_END;
+	}
+	return OPT_NOT_MINE;
+}
+
+/* What holds whatever the options' order. */
+static int check_common(const struct parse *ps)
+{
+	struct osn_params *p = ps->p;
+
+	/* period/runtime: a lone -p shorter than the default runtime
+	 * measures the whole period, like a lone -r keeps the period. */
+	if (ps->have_period && !ps->have_runtime && p->runtime_us > p->period_us)
+		p->runtime_us = p->period_us;
+	if (p->runtime_us < OSN_MIN_RUNTIME_US)
+		return osn_err("-r %llu: runtime must be >= %llu us",
+			       (unsigned long long)p->runtime_us,
+			       (unsigned long long)OSN_MIN_RUNTIME_US);
+	if (p->runtime_us > p->period_us)
+		return osn_err("-r %llu: runtime must be <= period (%llu us)",
+			       (unsigned long long)p->runtime_us,
+			       (unsigned long long)p->period_us);
+	if (p->nevents && !p->trace_file)
+		return osn_err("-e needs -t: its events go to the saved trace");
+	if (p->have_hk && osn_cpuset_empty(&p->hk))
+		return osn_err("-H: empty cpu list");
+	if (p->json && p->json_file == NULL && p->trace_file &&
+	    !strcmp(p->trace_file, "-"))
+		return osn_err("-t - and --json both want stdout");
+	return 0;
+}
+
+/* ---- osn top ---------------------------------------------------------------- */
+
+static const struct option top_opts[] = {
 	{ "wide",		no_argument,		NULL, OPT_WIDE },
-	/* hist */
+	{ NULL, 0, NULL, 0 },
+};
+
+static int top_opt(struct parse *ps, int c, const char *arg)
+{
+	(void)arg;
+	if (c != OPT_WIDE)
+		return OPT_NOT_MINE;
+	ps->p->wide = true;
+	return OPT_OK;
+}
+
+/* ---- osn hist --------------------------------------------------------------- */
+
+static const struct option hist_opts[] = {
 	{ "bucket-size",	required_argument,	NULL, 'b' },
 	{ "entries",		required_argument,	NULL, 'E' },
 	{ "no-header",		no_argument,		NULL, OPT_NO_HEADER },
@@ -59,295 +284,196 @@ static const struct option common_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int hist_opt(struct parse *ps, int c, const char *arg)
+{
+	struct osn_params *p = ps->p;
+	uint64_t v;
+
+	switch (c) {
+	case 'b':
+		if (us_opt("-b", arg, 1000000, &p->bucket_us))
+			return OPT_ERR;
+		return p->bucket_us ? OPT_OK : osn_err("-b must be >= 1 us");
+	case 'E':
+		if (us_opt("-E", arg, 9999999, &v))
+			return OPT_ERR;
+		if (v < 10)
+			return osn_err("-E must be 10..9999999");
+		p->entries = (unsigned)v;
+		return OPT_OK;
+	case OPT_NO_HEADER:
+		p->no_header = true;
+		return OPT_OK;
+	case OPT_NO_SUMMARY:
+		p->no_summary = true;
+		return OPT_OK;
+	case OPT_NO_INDEX:
+		p->no_index = true;
+		return OPT_OK;
+	case OPT_WITH_ZEROS:
+		p->with_zeros = true;
+		return OPT_OK;
+	}
+	return OPT_NOT_MINE;
+}
+
+static const struct cmd_opts cmds[OSN_NR_CMDS] = {
+	[OSN_CMD_TOP] = {
+		.name = "top",
+		.shortopts = "",
+		.longopts = top_opts,
+		.handle = top_opt,
+		.about =
+"  Per-CPU summary of the operating system noise, refreshed\n"
+"  every second: noise, CPU availability, and how many times\n"
+"  and how long each class (HW, NMI, IRQ, Softirq, Thread)\n"
+"  interrupted the workload.\n",
+		.help =
+"      --wide                 one wide table instead of two blocks\n",
+	},
+	[OSN_CMD_HIST] = {
+		.name = "hist",
+		.shortopts = "b:E:",
+		.longopts = hist_opts,
+		.handle = hist_opt,
+		.about =
+"  Per-CPU histogram of the noise samples, aggregated in the\n"
+"  kernel, with exact min/avg/max and p50/p90/p99/p99.9.\n",
+		.help =
+"  -b, --bucket-size US       bucket size (default 1)\n"
+"  -E, --entries N            number of buckets (default 256)\n"
+"      --no-header            no header lines\n"
+"      --no-summary           no count/min/avg/max/percentile rows\n"
+"      --no-index             no index column\n"
+"      --with-zeros           print empty buckets too\n",
+	},
+};
+
 const char *osn_cmd_name(enum osn_cmd cmd)
 {
-	return cmd == OSN_CMD_HIST ? "hist" : "top";
+	return cmds[cmd].name;
 }
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* ---- parsing ---------------------------------------------------------------- */
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
+/*
+ * getopt's table: the common options, then every command's own, so that
+ * an abbreviation means the same whatever the command, and another
+ * command's option is named as such rather than taken for a typo.
+ */
+static void merge_longopts(struct option *out)
 {
-	va_list ap;
+	size_t n = 0;
 
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
+	for (const struct option *o = common_opts; o->name; o++)
+		out[n++] = *o;
+	for (int i = 0; i < OSN_NR_CMDS; i++)
+		for (const struct option *o = cmds[i].longopts;
+		     o->name && n < MAX_LONGOPTS - 1; o++)
+			out[n++] = *o;
+	memset(&out[n], 0, sizeof(out[n]));
 }
 
-/* "-x 'value': reason" */
-static int bad(char *err, size_t errlen, const char *opt, const char *why)
+/* The command whose own long option --@name is. */
+static const char *long_owner(const char *name)
 {
-	return errf(err, errlen, "%s %s", opt, why);
+	for (int i = 0; i < OSN_NR_CMDS; i++)
+		for (const struct option *o = cmds[i].longopts; o->name; o++)
+			if (!strcmp(o->name, name))
+				return cmds[i].name;
+	return "?";
 }
 
-static int us_opt(const char *opt, const char *arg, uint64_t max,
-		  uint64_t *out, char *err, size_t errlen)
+/* The command other than @self with the short option -@c, or NULL. */
+static const char *short_owner(enum osn_cmd self, int c)
 {
-	char why[256];
-
-	if (osn_parse_u64(arg, max, out, why, sizeof(why)))
-		return bad(err, errlen, opt, why);
-	return 0;
+	for (int i = 0; i < OSN_NR_CMDS; i++)
+		if (i != (int)self && c != ':' && strchr(cmds[i].shortopts, c))
+			return cmds[i].name;
+	return NULL;
 }
 
-static const char *opt_name(int c, const char *fallback)
+/* "-d needs a value", "--duration needs a value" */
+static int missing_value(const struct parse *ps)
 {
-	static char buf[32];
+	if (optind > 0 && optind <= ps->argc &&
+	    !strncmp(ps->argv[optind - 1], "--", 2))
+		return osn_err("%s needs a value", ps->argv[optind - 1]);
+	if (optopt && optopt < 256)
+		return osn_err("-%c needs a value", optopt);
+	return osn_err("%s needs a value", ps->argv[optind - 1]);
+}
 
-	for (const struct option *o = common_opts; o->name; o++) {
-		if (o->val == c && c < 256) {
-			snprintf(buf, sizeof(buf), "-%c", c);
-			return buf;
-		}
-		if (o->val == c) {
-			snprintf(buf, sizeof(buf), "--%s", o->name);
-			return buf;
-		}
+/* "unknown option -x", "-b is an option of osn hist" */
+static int unknown_option(const struct parse *ps, enum osn_cmd self)
+{
+	const char *owner;
+
+	if (optopt && optopt < 256) {
+		owner = short_owner(self, optopt);
+		if (owner)
+			return osn_err("-%c is an option of osn %s", optopt,
+				       owner);
+		return osn_err("unknown option -%c", optopt);
 	}
-	return fallback;
+	return osn_err("unknown option %s", ps->argv[optind - 1]);
 }
 
-int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
-		   struct osn_params *p, char *err, size_t errlen)
+/* Option @c (--@name when long): the command's, common, or a mistake. */
+static int parse_one(struct parse *ps, enum osn_cmd cmd, int c,
+		     const char *name)
 {
-	const char *shortopts = cmd == OSN_CMD_HIST ?
-		":a:b:c:d:De:E:hH:p:P:qr:s:S:t::T:" :
-		":a:c:d:De:hH:p:P:qr:s:S:t::T:";
-	struct osn_event_opt *last_ev = NULL;
-	bool trace_set = false;
-	char why[256];
-	int c;
+	int r = cmds[cmd].handle(ps, c, optarg);
 
+	if (r == OPT_NOT_MINE)
+		r = common_opt(ps, c, optarg);
+	if (r != OPT_NOT_MINE)
+		return r;
+	if (c == ':')
+		return missing_value(ps);
+	if (c == '?')
+		return unknown_option(ps, cmd);
+	/* another command's long option: @name is its entry */
+	return osn_err("--%s is an option of osn %s", name, long_owner(name));
+}
+
+static void set_defaults(struct osn_params *p, enum osn_cmd cmd)
+{
 	memset(p, 0, sizeof(*p));
 	p->cmd = cmd;
 	p->period_us = OSN_DEFAULT_PERIOD_US;
 	p->runtime_us = OSN_DEFAULT_RUNTIME_US;
 	p->bucket_us = 1;
 	p->entries = 256;
-	bool have_period = false, have_runtime = false;
+}
 
+int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
+		   struct osn_params *p)
+{
+	struct parse ps = {
+		.p = p, .nr_cpus = nr_cpus, .argc = argc, .argv = argv,
+	};
+	struct option longopts[MAX_LONGOPTS];
+	char shortopts[64];
+	int c, r, li = 0;	/* getopt's index of the last long option */
+
+	set_defaults(p, cmd);
+	/* leading ':': a missing value is told from an unknown option */
+	snprintf(shortopts, sizeof(shortopts), ":" COMMON_SHORTOPTS "%s",
+		 cmds[cmd].shortopts);
+	merge_longopts(longopts);
 	optind = 0;	/* full re-initialisation (glibc) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, common_opts, NULL)) != -1) {
-		const char *arg = optarg;
-
-		switch (c) {
-		case 'a':
-			if (us_opt("-a", arg, 1000000000000ULL, &p->stop_us,
-				   err, errlen))
-				return -1;
-			p->threshold_us = 1;
-			if (!trace_set)
-				p->trace_file = OSN_TRACE_FILE;
-			break;
-		case 'b':
-			if (us_opt("-b", arg, 1000000, &p->bucket_us, err, errlen))
-				return -1;
-			if (!p->bucket_us)
-				return bad(err, errlen, "-b", "must be >= 1 us");
-			break;
-		case 'c':
-			if (osn_parse_cpulist(arg, nr_cpus, &p->cpus, why,
-					      sizeof(why)))
-				return bad(err, errlen, "-c", why);
-			p->have_cpus = true;
-			break;
-		case 'd':
-			if (osn_parse_duration_s(arg, &p->duration_s, why,
-						 sizeof(why)))
-				return bad(err, errlen, "-d", why);
-			if (!p->duration_s)
-				return bad(err, errlen, "-d", "must be at least 1s");
-			break;
-		case 'D':
-			p->debug++;
-			break;
-		case 'e': {
-			struct osn_event_opt *e;
-			const char *colon = strchr(arg, ':');
-			size_t sl = colon ? (size_t)(colon - arg) : strlen(arg);
-
-			if (p->nevents == OSN_MAX_EVENTS)
-				return bad(err, errlen, "-e", "given too many times");
-			if (!sl || sl >= sizeof(e->system) ||
-			    (colon && (!colon[1] ||
-				       strlen(colon + 1) >= sizeof(e->event))) ||
-			    strchr(arg, '/'))
-				return errf(err, errlen,
-					    "-e '%s' is not sys[:event] (e.g. -e sched:sched_switch)",
-					    arg);
-			e = &p->events[p->nevents++];
-			memcpy(e->system, arg, sl);
-			e->system[sl] = '\0';
-			if (colon)
-				osn_strlcpy(e->event, colon + 1, sizeof(e->event));
-			last_ev = e;
-			break;
-		}
-		case 'E': {
-			uint64_t v;
-
-			if (us_opt("-E", arg, 9999999, &v, err, errlen))
-				return -1;
-			if (v < 10)
-				return bad(err, errlen, "-E", "must be 10..9999999");
-			p->entries = (unsigned)v;
-			break;
-		}
-		case 'h':
-			p->help = true;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+		r = parse_one(&ps, cmd, c, longopts[li].name);
+		if (r == OPT_END)
 			return 0;
-		case 'H':
-			if (osn_parse_cpulist(arg, nr_cpus, &p->hk, why,
-					      sizeof(why)))
-				return bad(err, errlen, "-H", why);
-			p->have_hk = true;
-			break;
-		case 'p':
-			if (us_opt("-p", arg, OSN_MAX_PERIOD_US, &p->period_us,
-				   err, errlen))
-				return -1;
-			have_period = true;
-			break;
-		case 'P':
-			if (osn_parse_sched(arg, &p->sched, why, sizeof(why)))
-				return bad(err, errlen, "-P", why);
-			break;
-		case 'q':
-			p->quiet = true;
-			break;
-		case 'r':
-			if (us_opt("-r", arg, OSN_MAX_PERIOD_US, &p->runtime_us,
-				   err, errlen))
-				return -1;
-			have_runtime = true;
-			break;
-		case 's':
-			if (us_opt("-s", arg, 1000000000000ULL, &p->stop_us,
-				   err, errlen))
-				return -1;
-			break;
-		case 'S':
-			if (us_opt("-S", arg, 1000000000000ULL,
-				   &p->stop_total_us, err, errlen))
-				return -1;
-			break;
-		case 't':
-			if (arg) {
-				if (arg[0] == '=')
-					arg++;
-			} else if (optind < argc && argv[optind][0] != '-') {
-				arg = argv[optind++];
-			}
-			p->trace_file = arg && *arg ? arg : OSN_TRACE_FILE;
-			trace_set = true;
-			break;
-		case 'T':
-			if (us_opt("-T", arg, OSN_MAX_THRESHOLD_US,
-				   &p->threshold_us, err, errlen))
-				return -1;
-			break;
-		case OPT_FILTER:
-			if (!last_ev)
-				return errf(err, errlen, "--filter needs a previous -e");
-			last_ev->filter = arg;
-			break;
-		case OPT_TRIGGER:
-			if (!last_ev)
-				return errf(err, errlen, "--trigger needs a previous -e");
-			last_ev->trigger = arg;
-			break;
-		case OPT_WARMUP:
-			if (osn_parse_duration_s(arg, &p->warmup_s, why,
-						 sizeof(why)))
-				return bad(err, errlen, "--warm-up", why);
-			break;
-		case OPT_BUFSIZE:
-			if (us_opt("--trace-buffer-size", arg, 64ULL << 20,
-				   &p->buffer_kb, err, errlen))
-				return -1;
-			if (!p->buffer_kb)
-				return bad(err, errlen, "--trace-buffer-size",
-					   "must be at least 1 kB");
-			break;
-		case OPT_JSON:
-			p->json = true;
-			p->json_file = arg && *arg && strcmp(arg, "-") ? arg : NULL;
-			break;
-		case OPT_VERSION:
-			p->version = true;
-			return 0;
-		case OPT_WIDE:
-			if (cmd != OSN_CMD_TOP)
-				return errf(err, errlen, "--wide is an option of osn top");
-			p->wide = true;
-			break;
-		case OPT_NO_HEADER:
-		case OPT_NO_SUMMARY:
-		case OPT_NO_INDEX:
-		case OPT_WITH_ZEROS:
-			if (cmd != OSN_CMD_HIST)
-				return errf(err, errlen, "%s is an option of osn hist",
-					    opt_name(c, "?"));
-			if (c == OPT_NO_HEADER)
-				p->no_header = true;
-			else if (c == OPT_NO_SUMMARY)
-				p->no_summary = true;
-			else if (c == OPT_NO_INDEX)
-				p->no_index = true;
-			else
-				p->with_zeros = true;
-			break;
-		case ':':
-			if (optind > 0 && optind <= argc &&
-			    !strncmp(argv[optind - 1], "--", 2))
-				return errf(err, errlen, "%s needs a value",
-					    argv[optind - 1]);
-			if (optopt)
-				return errf(err, errlen, "%s needs a value",
-					    opt_name(optopt, "option"));
-			return errf(err, errlen, "%s needs a value",
-				    argv[optind - 1]);
-		case '?':
-		default:
-			if (optopt && optopt < 256 &&
-			    (optopt == 'b' || optopt == 'E'))
-				return errf(err, errlen,
-					    "-%c is an option of osn hist", optopt);
-			if (optopt && optopt < 256)
-				return errf(err, errlen, "unknown option -%c", optopt);
-			return errf(err, errlen, "unknown option %s",
-				    argv[optind - 1]);
-		}
+		if (r == OPT_ERR)
+			return -1;
 	}
 	if (optind < argc)
-		return errf(err, errlen, "unexpected argument '%s'", argv[optind]);
-
-	/* period/runtime: a lone -p shorter than the default runtime
-	 * measures the whole period, like a lone -r keeps the period. */
-	if (have_period && !have_runtime && p->runtime_us > p->period_us)
-		p->runtime_us = p->period_us;
-	if (p->runtime_us < OSN_MIN_RUNTIME_US)
-		return errf(err, errlen, "-r %llu: runtime must be >= %llu us",
-			    (unsigned long long)p->runtime_us,
-			    (unsigned long long)OSN_MIN_RUNTIME_US);
-	if (p->runtime_us > p->period_us)
-		return errf(err, errlen,
-			    "-r %llu: runtime must be <= period (%llu us)",
-			    (unsigned long long)p->runtime_us,
-			    (unsigned long long)p->period_us);
-	if (p->nevents && !p->trace_file)
-		return errf(err, errlen,
-			    "-e needs -t: its events go to the saved trace");
-	if (p->have_hk && osn_cpuset_empty(&p->hk))
-		return errf(err, errlen, "-H: empty cpu list");
-	if (p->json && p->json_file == NULL && p->trace_file &&
-	    !strcmp(p->trace_file, "-"))
-		return errf(err, errlen, "-t - and --json both want stdout");
-	return 0;
+		return osn_err("unexpected argument '%s'", argv[optind]);
+	return check_common(&ps);
 }
 
 static const char *common_help =
@@ -377,31 +503,10 @@ static const char *common_help =
 
 void osn_usage(enum osn_cmd cmd, FILE *f)
 {
-	if (cmd == OSN_CMD_TOP) {
-		fputs("usage: osn top [options]\n"
-		      "\n"
-		      "  Per-CPU summary of the operating system noise, refreshed\n"
-		      "  every second: noise, CPU availability, and how many times\n"
-		      "  and how long each class (HW, NMI, IRQ, Softirq, Thread)\n"
-		      "  interrupted the workload.\n"
-		      "\n", f);
-		fputs(common_help, f);
-		fputs("      --wide                 one wide table instead of two blocks\n",
-		      f);
-	} else {
-		fputs("usage: osn hist [options]\n"
-		      "\n"
-		      "  Per-CPU histogram of the noise samples, aggregated in the\n"
-		      "  kernel, with exact min/avg/max and p50/p90/p99/p99.9.\n"
-		      "\n", f);
-		fputs(common_help, f);
-		fputs("  -b, --bucket-size US       bucket size (default 1)\n"
-		      "  -E, --entries N            number of buckets (default 256)\n"
-		      "      --no-header            no header lines\n"
-		      "      --no-summary           no count/min/avg/max/percentile rows\n"
-		      "      --no-index             no index column\n"
-		      "      --with-zeros           print empty buckets too\n", f);
-	}
+	fprintf(f, "usage: osn %s [options]\n\n%s\n", cmds[cmd].name,
+		cmds[cmd].about);
+	fputs(common_help, f);
+	fputs(cmds[cmd].help, f);
 	fputs("\nExit status: 0 ran to the end, 1 error, 2 stop condition hit.\n",
 	      f);
 }

@@ -12,13 +12,14 @@
 
 #include "util.h"
 
-#define OSN_VERSION		"0.1.0"
 #define OSN_TRACE_FILE		"osn_trace.txt"
 #define OSN_MAX_EVENTS		64
 
+/* The measuring commands; each has its option table in params.c. */
 enum osn_cmd {
 	OSN_CMD_TOP,
 	OSN_CMD_HIST,
+	OSN_NR_CMDS
 };
 
 /* -e sys[:event] with its --filter / --trigger */
@@ -63,12 +64,13 @@ struct osn_params {
 };
 
 /*
- * Parse argv (argv[0] is the command name, "top" or "hist") into @p.
- * @nr_cpus is the number of possible CPUs (for -c/-H).  Returns 0, or -1
- * with a one-line message in @err.
+ * Parse argv (argv[0] is the command name, "top" or "hist") into @p, with
+ * the common options and @cmd's own.  @nr_cpus is the number of possible
+ * CPUs (for -c/-H).  Returns 0, or -1 with a one-line message as the last
+ * error (osn_err).
  */
 int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
-		   struct osn_params *p, char *err, size_t errlen);
+		   struct osn_params *p);
 
 void osn_usage(enum osn_cmd cmd, FILE *f);
 const char *osn_cmd_name(enum osn_cmd cmd);

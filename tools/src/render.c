@@ -131,7 +131,7 @@ static const char *const noise_head[T_NOISE_COLS] = {
 	"CPU", "Period", "Runtime", "Noise", "% CPU Aval", "Max Noise",
 	"Max Single",
 };
-static const char *const class_us_head[OSN_NR_CLASSES] = {
+static const char *const class_us_head[OSN_CLASS_NR] = {
 	"HW us", "NMI us", "IRQ us", "Softirq us", "Thread us",
 };
 
@@ -152,9 +152,9 @@ static void fill_noise(struct table *t, int r, const char *label,
 static void fill_classes(struct table *t, int r, int col, bool pairs,
 			 const struct osn_cpu_stats *st)
 {
-	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+	for (int c = 0; c < OSN_CLASS_NR; c++) {
 		int cc = pairs ? col + 2 * c : col + c;
-		int tc = pairs ? cc + 1 : col + OSN_NR_CLASSES + c;
+		int tc = pairs ? cc + 1 : col + OSN_CLASS_NR + c;
 
 		fmt_u64(cell(t, r, cc), st->count[c]);
 		fmt_us(cell(t, r, tc), st->time[c]);
@@ -171,10 +171,10 @@ static void center(FILE *f, const char *s, int width)
 void osn_render_top(FILE *f, const struct osn_top_view *v,
 		    const struct osn_report_info *info)
 {
-	const char *head_wide[T_NOISE_COLS + 2 * OSN_NR_CLASSES];
-	const char *head_cls[1 + 2 * OSN_NR_CLASSES];
-	bool left_wide[T_NOISE_COLS + 2 * OSN_NR_CLASSES] = { 0 };
-	bool left_cls[1 + 2 * OSN_NR_CLASSES] = { 0 };
+	const char *head_wide[T_NOISE_COLS + 2 * OSN_CLASS_NR];
+	const char *head_cls[1 + 2 * OSN_CLASS_NR];
+	bool left_wide[T_NOISE_COLS + 2 * OSN_CLASS_NR] = { 0 };
+	bool left_cls[1 + 2 * OSN_CLASS_NR] = { 0 };
 	struct osn_cpu_stats total = { 0 };
 	struct table a = { 0 }, b = { 0 };
 	char elapsed[32];
@@ -188,19 +188,19 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 
 	for (int c = 0; c < T_NOISE_COLS; c++)
 		head_wide[c] = noise_head[c];
-	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+	for (int c = 0; c < OSN_CLASS_NR; c++) {
 		head_wide[T_NOISE_COLS + c] = osn_class_titles[c];
-		head_wide[T_NOISE_COLS + OSN_NR_CLASSES + c] = class_us_head[c];
+		head_wide[T_NOISE_COLS + OSN_CLASS_NR + c] = class_us_head[c];
 		head_cls[1 + 2 * c] = osn_class_titles[c];
 		head_cls[2 + 2 * c] = class_us_head[c];
 	}
 	head_cls[0] = "CPU";
 	left_wide[T_PERIOD] = true;
 
-	if (table_init(&a, wide ? T_NOISE_COLS + 2 * OSN_NR_CLASSES :
+	if (table_init(&a, wide ? T_NOISE_COLS + 2 * OSN_CLASS_NR :
 		       T_NOISE_COLS, nrows, head_wide, left_wide))
 		goto out;
-	if (!wide && table_init(&b, 1 + 2 * OSN_NR_CLASSES, nrows, head_cls,
+	if (!wide && table_init(&b, 1 + 2 * OSN_CLASS_NR, nrows, head_cls,
 				left_cls))
 		goto out;
 
@@ -321,7 +321,7 @@ static void json_stats(struct osn_json *j, const struct osn_cpu_stats *st)
 	else
 		osn_json_null(j);
 	osn_json_ku64(j, "samples", st->samples);
-	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+	for (int c = 0; c < OSN_CLASS_NR; c++) {
 		osn_json_key(j, osn_class_names[c]);
 		osn_json_obj_begin(j);
 		osn_json_ku64(j, "count", st->count[c]);
@@ -525,7 +525,7 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 
 static void part_source(char *buf, size_t len, const struct osn_part *p)
 {
-	if (p->cls == OSN_C_NMI || p->id < 0)
+	if (p->cls == OSN_CLASS_NMI || p->id < 0)
 		snprintf(buf, len, "%s", p->name);
 	else
 		snprintf(buf, len, "%s:%d", p->name, p->id);

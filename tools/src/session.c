@@ -110,7 +110,7 @@ static void read_record(int fd, struct record *r)
 
 	memset(r, 0, sizeof(*r));
 	r->top_tracing_on = -1;
-	osn_knobs_init(&r->knobs, OSN_PARAM_DIR, 0);
+	osn_knobs_init(&r->knobs, OSN_PARAM_DIR);
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return;
@@ -133,13 +133,12 @@ static void read_record(int fd, struct record *r)
 }
 
 static const char *const all_instances[] = {
-	"osn_top", "osn_hist", "osn_trace", "osn_stop", NULL,
+	OSN_INST_TOP, OSN_INST_HIST, OSN_INST_TRACE, OSN_INST_STOP, NULL,
 };
 
 /* Undo a dead owner's changes; prints what it does. */
-static void recover(const struct record *r, int debug)
+static void recover(const struct record *r)
 {
-	char err[512];
 	struct osn_knobs k = r->knobs;
 	int found = 0;
 
@@ -153,26 +152,24 @@ static void recover(const struct record *r, int debug)
 	if (!r->pid && !found)
 		return;
 	if (r->pid)
-		fprintf(stderr, "osn: cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)\n",
-			r->tool[0] ? " (osn " : "", r->tool,
-			r->tool[0] ? ")" : "", r->pid);
+		osn_warn("cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)",
+			 r->tool[0] ? " (osn " : "", r->tool,
+			 r->tool[0] ? ")" : "", r->pid);
 	else
-		fprintf(stderr, "osn: removing tracefs instances a previous osn left behind\n");
+		osn_warn("removing tracefs instances a previous osn left behind");
 	for (int i = 0; i < r->ninstances; i++)
-		if (osn_instance_remove(r->instances[i], debug, err, sizeof(err)))
-			fprintf(stderr, "osn: %s\n", err);
+		if (osn_instance_remove(r->instances[i]))
+			osn_err_print();
 	for (int i = 0; all_instances[i]; i++)
-		if (osn_instance_remove(all_instances[i], debug, err, sizeof(err)))
-			fprintf(stderr, "osn: %s\n", err);
-	k.debug = debug;
-	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&k, err, sizeof(err)))
-		fprintf(stderr, "osn: %s\n", err);
+		if (osn_instance_remove(all_instances[i]))
+			osn_err_print();
+	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&k))
+		osn_err_print();
 	if (r->top_tracing_on == 1)
 		tracefs_trace_on(NULL);
 }
 
-int osn_session_begin(struct osn_session *s, const char *tool, int debug,
-		      char *err, size_t errlen)
+int osn_session_begin(struct osn_session *s, const char *tool)
 {
 	struct record old;
 	struct stat a, b;
@@ -180,27 +177,23 @@ int osn_session_begin(struct osn_session *s, const char *tool, int debug,
 	memset(s, 0, sizeof(*s));
 	s->fd = -1;
 	s->tool = tool;
-	s->debug = debug;
 	s->top_tracing_on = -1;
-	osn_knobs_init(&s->knobs, OSN_PARAM_DIR, debug);
+	osn_knobs_init(&s->knobs, OSN_PARAM_DIR);
 	lock_path(s->path, sizeof(s->path));
 
 	for (int tries = 0; tries < 10; tries++) {
 		s->fd = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		if (s->fd < 0) {
-			snprintf(err, errlen, "cannot open the lock file %s: %s",
-				 s->path, strerror(errno));
-			return -1;
-		}
+		if (s->fd < 0)
+			return osn_err("cannot open the lock file %s: %s",
+				       s->path, strerror(errno));
 		if (flock(s->fd, LOCK_EX | LOCK_NB)) {
 			if (errno == EWOULDBLOCK) {
 				read_record(s->fd, &old);
-				snprintf(err, errlen,
-					 "another osn is running (pid %ld, osn %s): the module's knobs and workload are global, so two runs would measure with each other's settings; wait for it to end or stop it",
-					 old.pid, old.tool[0] ? old.tool : "?");
+				osn_err("another osn is running (pid %ld, osn %s): the module's knobs and workload are global, so two runs would measure with each other's settings; wait for it to end or stop it",
+					old.pid, old.tool[0] ? old.tool : "?");
 			} else {
-				snprintf(err, errlen, "cannot lock %s: %s",
-					 s->path, strerror(errno));
+				osn_err("cannot lock %s: %s", s->path,
+					strerror(errno));
 			}
 			close(s->fd);
 			s->fd = -1;
@@ -213,12 +206,10 @@ int osn_session_begin(struct osn_session *s, const char *tool, int debug,
 		close(s->fd);
 		s->fd = -1;
 	}
-	if (s->fd < 0) {
-		snprintf(err, errlen, "cannot lock %s", s->path);
-		return -1;
-	}
+	if (s->fd < 0)
+		return osn_err("cannot lock %s", s->path);
 	read_record(s->fd, &old);
-	recover(&old, debug);
+	recover(&old);
 	osn_session_persist(s);
 	return 0;
 }
@@ -259,31 +250,22 @@ void osn_session_add_instance(struct osn_session *s, const char *name)
 	osn_session_persist(s);
 }
 
-int osn_session_end(struct osn_session *s, char *err, size_t errlen)
+int osn_session_end(struct osn_session *s)
 {
-	char e[512];
+	char first[OSN_ERR_LEN] = "";
 	int ret = 0;
 
 	if (s->fd < 0)
 		return 0;
 	/* stop conditions first, so nothing stops while we restore */
-	for (int i = 0; i < s->ninstances; i++) {
-		if (osn_instance_remove(s->instances[i], s->debug, e, sizeof(e))) {
-			if (!ret)
-				snprintf(err, errlen, "%s", e);
-			ret = -1;
-		}
-	}
+	for (int i = 0; i < s->ninstances; i++)
+		if (osn_instance_remove(s->instances[i]))
+			ret = osn_err_keep_first(first);
 	s->ninstances = 0;
-	if (!access(OSN_PARAM_DIR, F_OK) &&
-	    osn_knobs_restore(&s->knobs, e, sizeof(e))) {
-		if (!ret)
-			snprintf(err, errlen, "%s", e);
-		ret = -1;
-	}
+	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&s->knobs))
+		ret = osn_err_keep_first(first);
 	if (s->top_tracing_on == 1 && tracefs_trace_is_on(NULL) == 0) {
-		if (s->debug)
-			fprintf(stderr, "osn: debug: tracing_on <- 1 (the module's stop turned it off)\n");
+		osn_debug("tracing_on <- 1 (the module's stop turned it off)");
 		tracefs_trace_on(NULL);
 	}
 	if (!ret) {
@@ -294,14 +276,14 @@ int osn_session_end(struct osn_session *s, char *err, size_t errlen)
 	}
 	close(s->fd);
 	s->fd = -1;
-	return ret;
+	return ret ? osn_err("%s", first) : 0;
 }
 
-int osn_session_cleanup_only(int debug, char *err, size_t errlen)
+int osn_session_cleanup_only(void)
 {
 	struct osn_session s;
 
-	if (osn_session_begin(&s, "cleanup", debug, err, errlen))
+	if (osn_session_begin(&s, "cleanup"))
 		return -1;
-	return osn_session_end(&s, err, errlen);
+	return osn_session_end(&s);
 }

@@ -28,7 +28,6 @@ struct osn_session {
 	char instances[OSN_MAX_INSTANCES][64];
 	int ninstances;
 	int top_tracing_on;		/* saved top-level tracing_on, -1 unknown */
-	int debug;
 };
 
 /* Set by the SIGINT/SIGTERM/SIGHUP handler. */
@@ -46,22 +45,22 @@ int osn_signals_ppoll(struct pollfd *fds, nfds_t nfds,
 
 /*
  * Take the lock (a file in /run, or /tmp without /run).  If a live osn
- * holds it: -1 with "another osn is running (pid N, osn top): ...".  If
+ * holds it: -1 with (osn_err) "another osn is running (pid N, osn top): ...".  If
  * the previous owner died, undo what it recorded first (its instances,
  * knobs, top-level tracing_on) and say so on stderr.
  */
-int osn_session_begin(struct osn_session *s, const char *tool, int debug,
-		      char *err, size_t errlen);
+int osn_session_begin(struct osn_session *s, const char *tool);
 /* Record the current state in the lock file (call after each change). */
 void osn_session_persist(struct osn_session *s);
 void osn_session_add_instance(struct osn_session *s, const char *name);
 /*
  * Undo everything: instances, knobs, tracing_on; release the lock.
- * Returns -1 (with @err) if something could not be restored.
+ * Returns -1 (osn_err: the first failure) if something could not be
+ * restored.
  */
-int osn_session_end(struct osn_session *s, char *err, size_t errlen);
+int osn_session_end(struct osn_session *s);
 
 /* Remove leftovers of a dead osn without running anything (osn cleanup). */
-int osn_session_cleanup_only(int debug, char *err, size_t errlen);
+int osn_session_cleanup_only(void);
 
 #endif

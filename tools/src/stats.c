@@ -4,17 +4,17 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
+#include "util.h"
 
-const char * const osn_class_names[OSN_NR_CLASSES] = {
+const char * const osn_class_names[OSN_CLASS_NR] = {
 	"hw", "nmi", "irq", "softirq", "thread",
 };
-const char * const osn_class_titles[OSN_NR_CLASSES] = {
+const char * const osn_class_titles[OSN_CLASS_NR] = {
 	"HW", "NMI", "IRQ", "Softirq", "Thread",
 };
 const unsigned osn_pct_permille[OSN_NR_PCT] = { 500, 900, 990, 999 };
@@ -40,7 +40,7 @@ void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev)
 			st->min_single = ev->s.min_sample;
 		st->samples += ev->s.samples;
 	}
-	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+	for (int c = 0; c < OSN_CLASS_NR; c++) {
 		st->count[c] += ev->s.count[c];
 		st->time[c] += ev->s.time[c];
 	}
@@ -60,7 +60,7 @@ void osn_stats_merge(struct osn_cpu_stats *a, const struct osn_cpu_stats *b)
 			a->min_single = b->min_single;
 		a->samples += b->samples;
 	}
-	for (int c = 0; c < OSN_NR_CLASSES; c++) {
+	for (int c = 0; c < OSN_CLASS_NR; c++) {
 		a->count[c] += b->count[c];
 		a->time[c] += b->time[c];
 	}
@@ -79,21 +79,6 @@ uint64_t osn_stats_avail_e5(const struct osn_cpu_stats *st)
 }
 
 /* ---- in-kernel histogram ------------------------------------------------ */
-
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 static struct osn_khist_cpu *khist_cpu(struct osn_khist *h, int cpu)
 {
@@ -256,8 +241,7 @@ static int parse_entry(const char *line, const char *eol, uint64_t bucket_ns,
 	return osn_khist_add(h, (int)cpu, lo, count, sum);
 }
 
-int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
-		    char *err, size_t errlen)
+int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h)
 {
 	const char *line = text;
 	bool sum_seen = false, any_line = false, all_sum = true;
@@ -266,7 +250,7 @@ int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
 	memset(h, 0, sizeof(*h));
 	h->bucket_ns = bucket_ns;
 	if (!text)
-		return errf(err, errlen, "no histogram");
+		return osn_err("no histogram");
 	while (*line) {
 		const char *eol = strchr(line, '\n');
 		const char *p;
@@ -280,9 +264,8 @@ int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
 
 			if (parse_entry(p, eol, bucket_ns, h, &s)) {
 				osn_khist_free(h);
-				return errf(err, errlen,
-					    "histogram line %d is not a cpu/duration entry",
-					    lineno);
+				return osn_err("histogram line %d is not a cpu/duration entry",
+					       lineno);
 			}
 			any_line = true;
 			sum_seen |= s;

@@ -24,8 +24,8 @@ struct osn_cpu_stats {
 	uint64_t max_single;		/* max single sample, ns */
 	uint64_t min_single;		/* min single sample, ns (valid if samples) */
 	uint64_t samples;		/* noise samples (>= threshold) */
-	uint64_t count[OSN_NR_CLASSES];
-	uint64_t time[OSN_NR_CLASSES];	/* ns */
+	uint64_t count[OSN_CLASS_NR];
+	uint64_t time[OSN_CLASS_NR];	/* ns */
 };
 
 void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev);
@@ -66,10 +66,10 @@ struct osn_khist {
  *   hist:keys=cpu,duration.buckets=N:vals=hitcount,duration
  * (or with the keys in the other order, with or without the duration
  * value).  Durations in the file are in ns; @bucket_ns is N.  Returns 0,
- * or -1 with a reason in @err when the text is not such a histogram.
+ * or -1 with the reason as the last error (osn_err) when the text is not
+ * such a histogram.
  */
-int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h,
-		    char *err, size_t errlen);
+int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h);
 /* Adds one bucket (merging with an existing one). */
 int osn_khist_add(struct osn_khist *h, int cpu, uint64_t lo, uint64_t count,
 		  uint64_t sum);

@@ -98,7 +98,7 @@ int osn_apply_sched(pid_t pid, const struct osn_sched *s)
 	return (int)syscall(SYS_sched_setattr, pid, &a, 0);
 }
 
-int osn_set_affinity(const struct osn_cpuset *cpus, char *err, size_t errlen)
+int osn_set_affinity(const struct osn_cpuset *cpus)
 {
 	int last = osn_cpuset_last(cpus);
 	size_t size = CPU_ALLOC_SIZE(last + 1);
@@ -106,10 +106,8 @@ int osn_set_affinity(const struct osn_cpuset *cpus, char *err, size_t errlen)
 	char list[256];
 	int r;
 
-	if (!set) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!set)
+		return osn_err("out of memory");
 	CPU_ZERO_S(size, set);
 	for (int c = 0; c <= last; c++)
 		if (osn_cpuset_isset(cpus, c))
@@ -118,16 +116,15 @@ int osn_set_affinity(const struct osn_cpuset *cpus, char *err, size_t errlen)
 	CPU_FREE(set);
 	if (r) {
 		osn_format_cpulist(cpus, list, sizeof(list));
-		snprintf(err, errlen, "cannot run osn on cpus %s: %s", list,
-			 strerror(errno));
-		return -1;
+		return osn_err("cannot run osn on cpus %s: %s", list,
+			       strerror(errno));
 	}
 	return 0;
 }
 
 int osn_online_cpus(struct osn_cpuset *set)
 {
-	char buf[4096], err[256];
+	char buf[4096];
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	int r = -1;
 
@@ -135,7 +132,7 @@ int osn_online_cpus(struct osn_cpuset *set)
 	if (!f)
 		return -1;
 	if (fgets(buf, sizeof(buf), f))
-		r = osn_parse_cpulist(buf, OSN_MAX_CPUS, set, err, sizeof(err));
+		r = osn_parse_cpulist(buf, OSN_MAX_CPUS, set);
 	fclose(f);
 	return r;
 }

@@ -27,8 +27,8 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 /* sched_setattr() @s on @pid; -1 with errno on failure. */
 int osn_apply_sched(pid_t pid, const struct osn_sched *s);
 
-/* Move the calling process to @cpus; -1 with a message on failure. */
-int osn_set_affinity(const struct osn_cpuset *cpus, char *err, size_t errlen);
+/* Move the calling process to @cpus; -1 with osn_err() on failure. */
+int osn_set_affinity(const struct osn_cpuset *cpus);
 
 /* Online CPUs (/sys/devices/system/cpu/online), as a set. */
 int osn_online_cpus(struct osn_cpuset *set);

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,24 +15,9 @@
 #include "tool.h"
 
 #define RING_EVENTS	16384
-#define TRACE_INSTANCE	"osn_trace"
-#define STOP_INSTANCE	"osn_stop"	/* the stop watch (see setup_stop_watch) */
 #define TICK_NS		1000000000ULL	/* read, and refresh, once a second */
 #define MAX_READ_NS	(60 * TICK_NS)	/* hist: longest gap between reads */
 #define SAMPLE_BYTES	256		/* osn:sample in the buffer, rounded up */
-
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("osn: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static uint64_t now_ns(void)
 {
@@ -131,63 +115,78 @@ void osn_tool_report_info(const struct osn_tool *t,
 	info->unmeasured = t->unmeasured[0] ? t->unmeasured : NULL;
 }
 
-FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen)
+FILE *osn_tool_json_open(struct osn_tool *t)
 {
 	if (!t->p->json_file)
 		return stdout;
 	if (!t->json_f)
-		snprintf(err, errlen, "cannot write %s", t->p->json_file);
+		osn_err("cannot write %s", t->p->json_file);
 	return t->json_f;
 }
 
-int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen)
+int osn_tool_json_close(struct osn_tool *t, FILE *f)
 {
 	if (f == stdout) {
 		fflush(f);
 		return 0;
 	}
 	t->json_f = NULL;
-	if (fclose(f)) {
-		snprintf(err, errlen, "cannot write %s: %s", t->p->json_file,
-			 strerror(errno));
-		return -1;
-	}
+	if (fclose(f))
+		return osn_err("cannot write %s: %s", t->p->json_file,
+			       strerror(errno));
 	return 0;
+}
+
+static FILE *open_output(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		osn_err("cannot write %s: %s", path, strerror(errno));
+	return f;
 }
 
 /* Output files are opened before anything changes: a bad path fails early. */
-static int open_outputs(struct osn_tool *t, char *err, size_t errlen)
+static int open_outputs(struct osn_tool *t)
 {
 	if (t->p->json_file) {
-		t->json_f = fopen(t->p->json_file, "w");
-		if (!t->json_f) {
-			snprintf(err, errlen, "cannot write %s: %s",
-				 t->p->json_file, strerror(errno));
+		t->json_f = open_output(t->p->json_file);
+		if (!t->json_f)
 			return -1;
-		}
 	}
 	if (t->p->trace_file) {
-		t->trace_f = fopen(t->p->trace_file, "w");
-		if (!t->trace_f) {
-			snprintf(err, errlen, "cannot write %s: %s",
-				 t->p->trace_file, strerror(errno));
+		t->trace_f = open_output(t->p->trace_file);
+		if (!t->trace_f)
 			return -1;
-		}
 	}
 	return 0;
 }
 
+/* The housekeeping CPUs: -H, or the online CPUs not measured. */
+static int move_to_housekeeping(struct osn_tool *t,
+				const struct osn_cpuset *online)
+{
+	struct osn_cpuset hk;
+
+	if (t->p->have_hk)
+		return osn_set_affinity(&t->p->hk);
+	osn_cpuset_zero(&hk);
+	for (int c = 0; c < t->nr_cpus; c++)
+		if (osn_cpuset_isset(online, c) &&
+		    !osn_cpuset_isset(&t->measured, c))
+			osn_cpuset_set(&hk, c);
+	return osn_cpuset_empty(&hk) ? 0 : osn_set_affinity(&hk);
+}
+
 /* Which CPUs are measured, and what goes to the cpus knob. */
-static int pick_cpus(struct osn_tool *t, char *err, size_t errlen)
+static int pick_cpus(struct osn_tool *t)
 {
 	struct osn_cpuset online;
 	char list[OSN_CPUS_MAX_LEN + 1];
 	int n = 0;
 
-	if (osn_online_cpus(&online)) {
-		snprintf(err, errlen, "cannot read the online CPUs");
-		return -1;
-	}
+	if (osn_online_cpus(&online))
+		return osn_err("cannot read the online CPUs");
 	osn_cpuset_zero(&t->measured);
 	for (int c = 0; c < t->nr_cpus; c++) {
 		bool want = t->p->have_cpus ? osn_cpuset_isset(&t->p->cpus, c) : true;
@@ -195,40 +194,20 @@ static int pick_cpus(struct osn_tool *t, char *err, size_t errlen)
 		if (want && osn_cpuset_isset(&online, c))
 			osn_cpuset_set(&t->measured, c);
 		else if (want && t->p->have_cpus)
-			warn("cpu %d is offline: not measured", c);
+			osn_warn("cpu %d is offline: not measured", c);
 	}
-	if (osn_cpuset_empty(&t->measured)) {
-		snprintf(err, errlen, "-c: none of these cpus is online");
-		return -1;
-	}
+	if (osn_cpuset_empty(&t->measured))
+		return osn_err("-c: none of these cpus is online");
 	t->cpus = calloc(t->nr_cpus, sizeof(int));
-	if (!t->cpus) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!t->cpus)
+		return osn_err("out of memory");
 	for (int c = 0; c < t->nr_cpus; c++)
 		if (osn_cpuset_isset(&t->measured, c))
 			t->cpus[n++] = c;
 	t->ncpus = n;
 	osn_format_cpulist(&t->measured, list, sizeof(list));
 	osn_strlcpy(t->cpus_str, list, sizeof(t->cpus_str));
-
-	/* housekeeping: -H, or the online CPUs not measured */
-	if (t->p->have_hk) {
-		if (osn_set_affinity(&t->p->hk, err, errlen))
-			return -1;
-	} else {
-		struct osn_cpuset hk;
-
-		osn_cpuset_zero(&hk);
-		for (int c = 0; c < t->nr_cpus; c++)
-			if (osn_cpuset_isset(&online, c) &&
-			    !osn_cpuset_isset(&t->measured, c))
-				osn_cpuset_set(&hk, c);
-		if (!osn_cpuset_empty(&hk) && osn_set_affinity(&hk, err, errlen))
-			return -1;
-	}
-	return 0;
+	return move_to_housekeeping(t, &online);
 }
 
 /*
@@ -257,52 +236,54 @@ static void check_options_knob(void)
 		return;
 	if (fgets(buf, sizeof(buf), f) &&
 	    strstr(buf, "NO_" OSN_OPT_WORKLOAD))
-		warn("the module's options have NO_%s: no workload runs, nothing will be measured (echo %s > %s/%s)",
-		     OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, OSN_PARAM_DIR,
-		     OSN_KNOB_OPTIONS);
+		osn_warn("the module's options have NO_%s: no workload runs, nothing will be measured (echo %s > %s/%s)",
+			 OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, OSN_PARAM_DIR,
+			 OSN_KNOB_OPTIONS);
 	fclose(f);
 }
 
-static int set_knobs(struct osn_tool *t, char *err, size_t errlen)
+/*
+ * cpus reads back as a list even in its default mode "all" (every CPU,
+ * hotplugged ones included): a saved list of every possible CPU is
+ * restored as "all".
+ */
+static void save_cpus_as_all(struct osn_tool *t, struct osn_knobs *k)
+{
+	struct osn_cpuset all;
+	char list[OSN_KNOB_LEN];
+
+	osn_cpuset_zero(&all);
+	for (int c = 0; c < t->nr_cpus; c++)
+		osn_cpuset_set(&all, c);
+	osn_format_cpulist(&all, list, sizeof(list));
+	if (!strcmp(k->saved[OSN_K_CPUS], list))
+		osn_strlcpy(k->saved[OSN_K_CPUS], "all",
+			    sizeof(k->saved[OSN_K_CPUS]));
+}
+
+static int set_knobs(struct osn_tool *t)
 {
 	struct osn_knobs *k = &t->session.knobs;
 	char v[32];
 
-	if (osn_knobs_save(k, err, errlen))
+	if (osn_knobs_save(k))
 		return -1;
-	/*
-	 * cpus reads back as a list even in its default mode "all" (every
-	 * CPU, hotplugged ones included): a list of every possible CPU is
-	 * restored as "all".
-	 */
-	{
-		struct osn_cpuset all;
-		char list[OSN_KNOB_LEN];
-
-		osn_cpuset_zero(&all);
-		for (int c = 0; c < t->nr_cpus; c++)
-			osn_cpuset_set(&all, c);
-		osn_format_cpulist(&all, list, sizeof(list));
-		if (!strcmp(k->saved[OSN_K_CPUS], list))
-			osn_strlcpy(k->saved[OSN_K_CPUS], "all",
-				    sizeof(k->saved[OSN_K_CPUS]));
-	}
+	save_cpus_as_all(t, k);
 	osn_session_persist(&t->session);	/* before the first write */
-	if (osn_knobs_set(k, OSN_K_STOP, "0", err, errlen) ||
-	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0", err, errlen) ||
-	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str, err, errlen) ||
-	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us,
-					 err, errlen))
+	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
+	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
+	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us))
 		return -1;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
-	if (osn_knobs_set(k, OSN_K_THRESHOLD, v, err, errlen))
+	if (osn_knobs_set(k, OSN_K_THRESHOLD, v))
 		return -1;
 	t->threshold_us = t->p->threshold_us ? t->p->threshold_us :
 		OSN_DEFAULT_THRESHOLD_US;
 	return 0;
 }
 
-static int arm_stop(struct osn_tool *t, char *err, size_t errlen)
+static int arm_stop(struct osn_tool *t)
 {
 	struct osn_knobs *k = &t->session.knobs;
 	char v[32];
@@ -313,28 +294,34 @@ static int arm_stop(struct osn_tool *t, char *err, size_t errlen)
 	osn_session_persist(&t->session);
 	if (t->p->stop_us) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->stop_us);
-		if (osn_knobs_set(k, OSN_K_STOP, v, err, errlen))
+		if (osn_knobs_set(k, OSN_K_STOP, v))
 			return -1;
 	}
 	if (t->p->stop_total_us) {
 		snprintf(v, sizeof(v), "%llu",
 			 (unsigned long long)t->p->stop_total_us);
-		if (osn_knobs_set(k, OSN_K_STOP_TOTAL, v, err, errlen))
+		if (osn_knobs_set(k, OSN_K_STOP_TOTAL, v))
 			return -1;
 	}
 	return 0;
 }
 
+/* An instance of osn's, recorded in the session before it exists. */
+static struct tracefs_instance *new_instance(struct osn_tool *t,
+					     const char *name)
+{
+	osn_session_add_instance(&t->session, name);
+	return osn_instance_new(name);
+}
+
 /* traceoff on osn:stop, recording the stop event itself when possible */
-static int add_traceoff(struct tracefs_instance *inst, int debug, char *err,
-			size_t errlen)
+static int add_traceoff(struct tracefs_instance *inst)
 {
 	if (!osn_event_trigger(inst, OSN_EVENT_SYSTEM, OSN_EV_STOP,
-			       "traceoff if " OSN_F_REASON " < 256", debug,
-			       err, errlen))
+			       "traceoff if " OSN_F_REASON " < 256"))
 		return 0;
 	return osn_event_trigger(inst, OSN_EVENT_SYSTEM, OSN_EV_STOP,
-				 "traceoff", debug, err, errlen);
+				 "traceoff");
 }
 
 /*
@@ -347,35 +334,26 @@ static int add_traceoff(struct tracefs_instance *inst, int debug, char *err,
  */
 static void setup_stop_watch(struct osn_tool *t)
 {
-	int d = t->p->debug;
-	char err[512] = "";
-
-	osn_session_add_instance(&t->session, STOP_INSTANCE);
-	t->winst = osn_instance_new(STOP_INSTANCE, d, err, sizeof(err));
+	t->winst = new_instance(t, OSN_INST_STOP);
 	if (!t->winst)
 		goto fail;
 	/* a page per CPU is plenty; wake on the first event (no watermark) */
-	if (osn_instance_write(t->winst, "buffer_size_kb", "4", d, err,
-			       sizeof(err)) && d)
-		fprintf(stderr, "osn: debug: %s\n", err);
+	if (osn_instance_write(t->winst, "buffer_size_kb", "4"))
+		osn_debug("%s", osn_last_err());
 	if (tracefs_file_exists(t->winst, "buffer_percent"))
-		osn_instance_write(t->winst, "buffer_percent", "0", d, err,
-				   sizeof(err));
-	if (osn_event_enable(t->winst, OSN_EVENT_SYSTEM, OSN_EV_STOP, d, err,
-			     sizeof(err)))
+		osn_instance_write(t->winst, "buffer_percent", "0");
+	if (osn_event_enable(t->winst, OSN_EVENT_SYSTEM, OSN_EV_STOP))
 		goto fail;
 	t->watch_fd = tracefs_instance_file_open(t->winst, "trace_pipe",
 						 O_RDONLY | O_NONBLOCK);
 	if (t->watch_fd < 0) {
-		snprintf(err, sizeof(err), "cannot open instances/%s/trace_pipe",
-			 STOP_INSTANCE);
+		osn_err("cannot open instances/%s/trace_pipe", OSN_INST_STOP);
 		goto fail;
 	}
 	return;
 fail:
-	if (d)
-		fprintf(stderr, "osn: debug: no stop watch (%s): a stop is seen at the next tick\n",
-			err);
+	osn_debug("no stop watch (%s): a stop is seen at the next tick",
+		  osn_last_err());
 }
 
 static void close_stop_watch(struct osn_tool *t)
@@ -401,8 +379,7 @@ static void drain_stop_watch(struct osn_tool *t)
 		if (n < 0)
 			break;
 	}
-	if (t->p->debug)
-		fprintf(stderr, "osn: debug: the stop watch does not empty: closed\n");
+	osn_debug("the stop watch does not empty: closed");
 	close_stop_watch(t);
 }
 
@@ -431,146 +408,175 @@ static uint64_t read_interval(struct osn_tool *t)
 				     TICK_NS, MAX_READ_NS);
 }
 
-static int setup_instances(struct osn_tool *t, char *err, size_t errlen)
+/* The tool's instance and -t's, with --trace-buffer-size. */
+static int create_instances(struct osn_tool *t)
 {
 	const struct osn_params *p = t->p;
-	int d = p->debug;
-	char buf[64];
+	char kb[32];
 
-	osn_session_add_instance(&t->session, t->ops->instance);
-	t->inst = osn_instance_new(t->ops->instance, d, err, errlen);
+	t->inst = new_instance(t, t->ops->instance);
 	if (!t->inst)
 		return -1;
 	if (p->trace_file) {
-		osn_session_add_instance(&t->session, TRACE_INSTANCE);
-		t->tinst = osn_instance_new(TRACE_INSTANCE, d, err, errlen);
+		t->tinst = new_instance(t, OSN_INST_TRACE);
 		if (!t->tinst)
 			return -1;
 	}
-	if (p->buffer_kb) {
-		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p->buffer_kb);
-		if (osn_instance_write(t->inst, "buffer_size_kb", buf, d, err, errlen))
-			return -1;
-		if (t->tinst &&
-		    osn_instance_write(t->tinst, "buffer_size_kb", buf, d, err,
-				       errlen))
-			return -1;
-	}
-	if (osn_decoder_init(&t->dec, err, errlen))
+	if (!p->buffer_kb)
+		return 0;
+	snprintf(kb, sizeof(kb), "%llu", (unsigned long long)p->buffer_kb);
+	if (osn_instance_write(t->inst, "buffer_size_kb", kb))
 		return -1;
+	return t->tinst ? osn_instance_write(t->tinst, "buffer_size_kb", kb) : 0;
+}
 
-	/* the tool's instance: per-period samples, and for a stop
-	 * condition every osn event (to explain the stop) */
-	if (t->stop_armed) {
-		if (p->stop_us && !p->stop_total_us) {
-			/* only the offending samples are needed */
-			snprintf(buf, sizeof(buf), OSN_F_DURATION " >= %llu",
-				 (unsigned long long)p->stop_us * 1000);
-			if (osn_event_filter(t->inst, OSN_EVENT_SYSTEM,
-					     OSN_EV_SAMPLE_THRESHOLD, buf, d, err,
-					     errlen))
-				return -1;
-		}
-		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, NULL, d, err,
-				     errlen) ||
-		    add_traceoff(t->inst, d, err, errlen))
+/* The recent osn events of each measured CPU, to explain a stop. */
+static int alloc_rings(struct osn_tool *t)
+{
+	t->rings = calloc(t->nr_cpus, sizeof(*t->rings));
+	if (!t->rings)
+		return osn_err("out of memory");
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (osn_ring_init(&t->rings[t->cpus[i]], RING_EVENTS))
+			return osn_err("out of memory");
+	return 0;
+}
+
+static void free_rings(struct osn_tool *t)
+{
+	if (!t->rings)
+		return;
+	for (int c = 0; c < t->nr_cpus; c++)
+		osn_ring_free(&t->rings[c]);
+	free(t->rings);
+	t->rings = NULL;
+}
+
+/*
+ * The tool's instance: per-period samples, and for a stop condition every
+ * osn event (to explain the stop).
+ */
+static int setup_tool_events(struct osn_tool *t)
+{
+	const struct osn_params *p = t->p;
+	char filter[64];
+
+	if (!t->stop_armed)
+		return osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE);
+	if (p->stop_us && !p->stop_total_us) {
+		/* only the offending samples are needed */
+		snprintf(filter, sizeof(filter), OSN_F_DURATION " >= %llu",
+			 (unsigned long long)p->stop_us * 1000);
+		if (osn_event_filter(t->inst, OSN_EVENT_SYSTEM,
+				     OSN_EV_SAMPLE_THRESHOLD, filter))
 			return -1;
-		t->rings = calloc(t->nr_cpus, sizeof(*t->rings));
-		if (!t->rings) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		for (size_t i = 0; i < t->ncpus; i++)
-			if (osn_ring_init(&t->rings[t->cpus[i]], RING_EVENTS)) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-	} else if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
-				    d, err, errlen)) {
+	}
+	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, NULL) ||
+	    add_traceoff(t->inst))
 		return -1;
-	}
+	return alloc_rings(t);
+}
 
-	/* -t: every osn event, the -e events, stopped with the tool */
-	if (t->tinst) {
-		for (int i = 0; i < p->nevents; i++) {
-			const struct osn_event_opt *e = &p->events[i];
-			const char *ev = e->event[0] ? e->event : NULL;
+/* -e sys[:event] in -t's instance, with its --filter and --trigger */
+static int setup_trace_event(struct osn_tool *t, const struct osn_event_opt *e)
+{
+	const char *ev = e->event[0] ? e->event : NULL;
 
-			if (osn_event_enable(t->tinst, e->system, ev, d, err, errlen))
-				return -1;
-			if (e->filter && (!ev ?
-			    (snprintf(err, errlen, "--filter needs -e sys:event, not a whole system (%s)",
-				      e->system), 1) :
-			    osn_event_filter(t->tinst, e->system, ev, e->filter,
-					     d, err, errlen)))
-				return -1;
-			if (e->trigger && (!ev ?
-			    (snprintf(err, errlen, "--trigger needs -e sys:event, not a whole system (%s)",
-				      e->system), 1) :
-			    osn_event_trigger(t->tinst, e->system, ev, e->trigger,
-					      d, err, errlen)))
-				return -1;
-		}
-		if (osn_event_enable(t->tinst, OSN_EVENT_SYSTEM, NULL, d, err,
-				     errlen))
+	if (osn_event_enable(t->tinst, e->system, ev))
+		return -1;
+	if ((e->filter || e->trigger) && !ev)
+		return osn_err("%s needs -e sys:event, not a whole system (%s)",
+			       e->filter ? "--filter" : "--trigger", e->system);
+	if (e->filter && osn_event_filter(t->tinst, e->system, ev, e->filter))
+		return -1;
+	if (e->trigger &&
+	    osn_event_trigger(t->tinst, e->system, ev, e->trigger))
+		return -1;
+	return 0;
+}
+
+/* -t: every osn event, the -e events, stopped with the tool */
+static int setup_trace_events(struct osn_tool *t)
+{
+	if (!t->tinst)
+		return 0;
+	for (int i = 0; i < t->p->nevents; i++)
+		if (setup_trace_event(t, &t->p->events[i]))
 			return -1;
-		if (t->stop_armed && add_traceoff(t->tinst, d, err, errlen))
-			return -1;
-	}
+	if (osn_event_enable(t->tinst, OSN_EVENT_SYSTEM, NULL))
+		return -1;
+	return t->stop_armed ? add_traceoff(t->tinst) : 0;
+}
+
+static int setup_instances(struct osn_tool *t)
+{
+	if (create_instances(t) || osn_decoder_init(&t->dec) ||
+	    setup_tool_events(t) || setup_trace_events(t))
+		return -1;
 	if (t->stop_armed)
 		setup_stop_watch(t);
 	return 0;
 }
 
-/* -P: wait for the osn/N threads, then sched_setattr each. */
-static int apply_priority(struct osn_tool *t, char *err, size_t errlen)
+/* Up to 10 s for the osn/N threads of the measured CPUs; how many came. */
+static int wait_for_threads(struct osn_tool *t, struct osn_thread *th)
 {
-	struct osn_thread *th;
-	char prio[64];
 	int n = 0;
 
-	if (t->p->sched.policy == OSN_SCHED_NONE)
-		return 0;
-	th = calloc(t->ncpus, sizeof(*th));
-	if (!th) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	for (int tries = 0; tries < 100; tries++) {
 		n = osn_find_threads(&t->measured, th, (int)t->ncpus);
 		if (n >= (int)t->ncpus || !osn_tool_sleep_ms(100))
 			break;
 	}
-	osn_format_sched(&t->p->sched, prio, sizeof(prio));
-	if ((t->p->sched.policy == OSN_SCHED_FIFO ||
-	     t->p->sched.policy == OSN_SCHED_RR) &&
-	    t->p->runtime_us == t->p->period_us)
-		warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
-		     prio);
+	return n;
+}
+
+static int sched_threads(struct osn_tool *t, const struct osn_thread *th,
+			 int n, const char *prio)
+{
+	for (int i = 0; i < n; i++) {
+		osn_debug("sched_setattr(%s%d, pid %d, %s)", OSN_THREAD_PREFIX,
+			  th[i].cpu, (int)th[i].pid, prio);
+		if (osn_apply_sched(th[i].pid, &t->p->sched))
+			return osn_err("-P %s on %s%d (pid %d): %s", prio,
+				       OSN_THREAD_PREFIX, th[i].cpu,
+				       (int)th[i].pid, strerror(errno));
+	}
+	return 0;
+}
+
+/* -P: wait for the osn/N threads, then sched_setattr each. */
+static int apply_priority(struct osn_tool *t)
+{
+	const struct osn_params *p = t->p;
+	struct osn_thread *th;
+	char prio[64];
+	int n, ret;
+
+	if (p->sched.policy == OSN_SCHED_NONE)
+		return 0;
+	th = calloc(t->ncpus, sizeof(*th));
+	if (!th)
+		return osn_err("out of memory");
+	n = wait_for_threads(t, th);
+	osn_format_sched(&p->sched, prio, sizeof(prio));
+	if ((p->sched.policy == OSN_SCHED_FIFO ||
+	     p->sched.policy == OSN_SCHED_RR) &&
+	    p->runtime_us == p->period_us)
+		osn_warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
+			 prio);
 	if (n <= 0) {
-		snprintf(err, errlen,
-			 "-P %s: no workload thread %sN for cpus %.200s appeared in 10 s",
-			 prio, OSN_THREAD_PREFIX, t->cpus_str);
+		osn_err("-P %s: no workload thread %sN for cpus %.200s appeared in 10 s",
+			prio, OSN_THREAD_PREFIX, t->cpus_str);
 		free(th);
 		return osn_interrupted ? 0 : -1;
 	}
 	if (n < (int)t->ncpus)
-		warn("-P %s: only %d of %zu workload threads found", prio, n,
-		     t->ncpus);
-	for (int i = 0; i < n; i++) {
-		if (t->p->debug)
-			fprintf(stderr, "osn: debug: sched_setattr(%s%d, pid %d, %s)\n",
-				OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid, prio);
-		if (osn_apply_sched(th[i].pid, &t->p->sched)) {
-			snprintf(err, errlen, "-P %s on %s%d (pid %d): %s", prio,
-				 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
-				 strerror(errno));
-			free(th);
-			return -1;
-		}
-	}
+		osn_warn("-P %s: only %d of %zu workload threads found", prio, n,
+			 t->ncpus);
+	ret = sched_threads(t, th, n, prio);
 	free(th);
-	return 0;
+	return ret;
 }
 
 static bool tool_instance_off(struct osn_tool *t)
@@ -616,20 +622,14 @@ static void explain(struct osn_tool *t)
 	}
 }
 
-int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
-		 int nr_cpus)
-{
-	struct osn_tool tool, *t = &tool;
-	char err[1024] = "", cerr[1024] = "";
-	const char *ours[] = { ops->instance, TRACE_INSTANCE, STOP_INSTANCE,
-			       NULL };
-	char who[512];
-	int ret = 1;
-	bool session = false;
-	uint64_t t0, next_tick, end;
+/* ---- the run ---------------------------------------------------------------- */
 
+static void tool_init(struct osn_tool *t, const struct osn_tool_ops *ops,
+		      struct osn_params *p, int nr_cpus)
+{
 	memset(t, 0, sizeof(*t));
 	t->watch_fd = -1;
+	t->session.fd = -1;	/* no session yet: nothing to end */
 	t->p = p;
 	t->ops = ops;
 	t->nr_cpus = nr_cpus;
@@ -637,67 +637,95 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 	t->stop_armed = p->stop_us || p->stop_total_us;
 	if (p->json && !p->json_file)
 		p->quiet = true;
+	tracefs_set_loglevel(osn_debug_level > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
+	tep_set_loglevel(osn_debug_level > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
+}
 
-	tracefs_set_loglevel(p->debug > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
-	tep_set_loglevel(p->debug > 1 ? TEP_LOG_ALL : TEP_LOG_NONE);
-	if (osn_check_env(err, sizeof(err)))
-		goto out;
+/* setup: everything the run changes, each step undone by tool_teardown() */
+static int tool_setup(struct osn_tool *t)
+{
+	const char *ours[] = { t->ops->instance, OSN_INST_TRACE, OSN_INST_STOP,
+			       NULL };
+	char who[512];
+
+	if ((t->ops->init && t->ops->init(t)) || osn_check_env())
+		return -1;
 	osn_signals_install();
-	if (osn_session_begin(&t->session, ops->name, p->debug, err, sizeof(err)))
-		goto out;
-	session = true;
-	if (open_outputs(t, err, sizeof(err)) || pick_cpus(t, err, sizeof(err)))
-		goto out;
+	if (osn_session_begin(&t->session, osn_cmd_name(t->ops->cmd)) ||
+	    open_outputs(t) || pick_cpus(t))
+		return -1;
 	check_options_knob();
 	read_unmeasured(t);
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
-		warn("osn events are also enabled in %s: they share the workload and see this run's settings",
-		     who);
-	if (set_knobs(t, err, sizeof(err)) ||
-	    setup_instances(t, err, sizeof(err)) ||
-	    apply_priority(t, err, sizeof(err)))
-		goto out;
+		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
+			 who);
+	if (set_knobs(t) || setup_instances(t) || apply_priority(t))
+		return -1;
+	return 0;
+}
 
-	/* warm-up: the workload runs, nothing is collected (read once a
-	 * second all the same, so that the buffer does not overflow) */
-	if (p->warmup_s) {
-		t0 = now_ns();
-		next_tick = t0 + TICK_NS;
-		end = osn_end_ns(t0, p->warmup_s);
-		while (wait_until(osn_next_deadline(next_tick, end), -1) ==
-		       WAKE_DEADLINE) {
-			uint64_t now = now_ns();
+static int read_instance(struct osn_tool *t)
+{
+	if (osn_tool_read(t))
+		return osn_err("cannot read instance %s", t->ops->instance);
+	return 0;
+}
 
-			if (now >= end || osn_tool_read(t))
-				break;
-			next_tick = osn_next_tick(next_tick, TICK_NS, now);
-		}
+/*
+ * warm-up: the workload runs, nothing is collected (read once a second
+ * all the same, so that the buffer does not overflow; what it produced is
+ * dropped at the end)
+ */
+static int warm_up(struct osn_tool *t)
+{
+	uint64_t t0 = now_ns(), next_tick = t0 + TICK_NS;
+	uint64_t end = osn_end_ns(t0, t->p->warmup_s);
+
+	while (end && wait_until(osn_next_deadline(next_tick, end), -1) ==
+		      WAKE_DEADLINE) {
+		uint64_t now = now_ns();
+
+		if (now >= end || osn_tool_read(t))
+			break;
+		next_tick = osn_next_tick(next_tick, TICK_NS, now);
 	}
-	if (osn_tool_read(t)) {	/* drop what the warm-up produced */
-		snprintf(err, sizeof(err), "cannot read instance %s", ops->instance);
-		goto out;
-	}
-	if (osn_interrupted)
-		goto end;
-	if (arm_stop(t, err, sizeof(err)))
-		goto out;
-	if (ops->start && ops->start(t, err, sizeof(err)))
-		goto out;
+	return read_instance(t);
+}
+
+static int start_collecting(struct osn_tool *t)
+{
+	if (arm_stop(t) || (t->ops->start && t->ops->start(t)))
+		return -1;
 	t->collecting = true;
-	t->t0_ns = t0 = now_ns();
+	t->t0_ns = now_ns();
 	t->read_ns = read_interval(t);
-	if (p->debug)
-		fprintf(stderr, "osn: debug: reading every %llu ms\n",
-			(unsigned long long)(t->read_ns / 1000000));
-	next_tick = t0 + t->read_ns;
-	end = osn_end_ns(t0, p->duration_s);
+	osn_debug("reading every %llu ms",
+		  (unsigned long long)(t->read_ns / 1000000));
+	return 0;
+}
 
-	/*
-	 * Asleep until the next tick (read, refresh: once a second, or as
-	 * seldom as read_interval() allows), the end of -d, a signal or the
-	 * stop watch.  A stop is also seen at the tick (the instance turned
-	 * off, or osn:stop read), as when there is no stop watch.
-	 */
+/* A tick of the collection: read, and refresh (top). */
+static int collect_tick(struct osn_tool *t)
+{
+	if (read_instance(t))
+		return -1;
+	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
+	if (!t->stopped && t->ops->tick)
+		t->ops->tick(t);
+	return 0;
+}
+
+/*
+ * Asleep until the next tick (read, refresh: once a second, or as seldom
+ * as read_interval() allows), the end of -d, a signal or the stop watch.
+ * A stop is also seen at the tick (the instance turned off, or osn:stop
+ * read), as when there is no stop watch.
+ */
+static int collect_loop(struct osn_tool *t)
+{
+	uint64_t next_tick = t->t0_ns + t->read_ns;
+	uint64_t end = osn_end_ns(t->t0_ns, t->p->duration_s);
+
 	while (!osn_interrupted) {
 		enum wake w = wait_until(osn_next_deadline(next_tick, end),
 					 t->watch_fd);
@@ -711,30 +739,40 @@ int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
 		else if (w == WAKE_WATCH_BROKEN)
 			close_stop_watch(t);
 		now = now_ns();
-		t->elapsed_s = (now - t0) / 1000000000ULL;
+		t->elapsed_s = (now - t->t0_ns) / 1000000000ULL;
 		over = end && now >= end;
 		if (tool_instance_off(t))
 			t->stopped = true;
 		if (now >= next_tick || t->stopped || over) {
 			next_tick = osn_next_tick(next_tick, t->read_ns, now);
-			if (osn_tool_read(t)) {
-				snprintf(err, sizeof(err), "cannot read instance %s",
-					 ops->instance);
-				goto out;
-			}
-			t->lost = osn_instance_lost(t->inst, t->nr_cpus);
-			if (!t->stopped && ops->tick)
-				ops->tick(t);
+			if (collect_tick(t))
+				return -1;
 		}
 		if (t->stopped || over)
 			break;
 	}
-end:
-	/*
-	 * The last events (the stop and what led to it).  The instance is
-	 * turned off first, so that this read ends: nothing after the end of
-	 * the collection is counted.
-	 */
+	return 0;
+}
+
+/* collect: warm-up, then collection until -d, a stop or a signal */
+static int tool_collect(struct osn_tool *t)
+{
+	if (warm_up(t))
+		return -1;
+	if (osn_interrupted)
+		return 0;
+	if (start_collecting(t) || collect_loop(t))
+		return -1;
+	return 0;
+}
+
+/*
+ * The last events (the stop and what led to it).  The instance is turned
+ * off first, so that this read ends: nothing after the end of the
+ * collection is counted.
+ */
+static void read_last(struct osn_tool *t)
+{
 	tracefs_trace_off(t->inst);
 	osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
@@ -742,55 +780,119 @@ end:
 		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
 	if (t->stopped)
 		explain(t);
-	if (ops->finish && ops->finish(t, err, sizeof(err)))
-		goto out;
-	if (ops->report && ops->report(t, err, sizeof(err)))
-		goto out;
+}
+
+static void warn_no_samples(const struct osn_tool *t)
+{
 	if (t->collecting && !t->stopped && !t->periods_seen &&
-	    t->elapsed_s * 1000000 >= 2 * p->period_us + 1000000)
-		warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
-		     OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
-		     (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,
-		     OSN_KNOB_OPTIONS);
-	if (t->tinst) {
-		fprintf(t->text, "  Saving trace to %s\n", p->trace_file);
-		if (osn_save_trace(t->tinst, t->trace_f, p->trace_file, err,
-				   sizeof(err)))
-			goto out;
-	}
+	    t->elapsed_s * 1000000 >= 2 * t->p->period_us + 1000000)
+		osn_warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
+			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
+			 (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,
+			 OSN_KNOB_OPTIONS);
+}
+
+static int save_trace(struct osn_tool *t)
+{
+	if (!t->tinst)
+		return 0;
+	fprintf(t->text, "  Saving trace to %s\n", t->p->trace_file);
+	return osn_save_trace(t->tinst, t->trace_f, t->p->trace_file);
+}
+
+/* The end of collection: the last read, the reports, the saved trace. */
+static int tool_report(struct osn_tool *t)
+{
+	const struct osn_tool_ops *ops = t->ops;
+
+	read_last(t);
+	if ((ops->finish && ops->finish(t)) || (ops->report && ops->report(t)))
+		return -1;
+	warn_no_samples(t);
+	if (save_trace(t))
+		return -1;
 	fflush(t->text);
-	ret = t->stopped ? 2 : 0;
-out:
-	osn_signals_block(true);
-	if (ret == 1 && err[0])
-		fprintf(stderr, "osn: %s\n", err);
-	if (ops->destroy)
-		ops->destroy(t);
-	if (t->rings) {
-		for (int c = 0; c < t->nr_cpus; c++)
-			osn_ring_free(&t->rings[c]);
-		free(t->rings);
-	}
-	if (t->inst)
-		tracefs_instance_free(t->inst);
-	if (t->tinst)
-		tracefs_instance_free(t->tinst);
+	return 0;
+}
+
+static void free_instances(struct osn_tool *t)
+{
 	close_stop_watch(t);	/* an open trace_pipe keeps its instance */
 	if (t->winst)
 		tracefs_instance_free(t->winst);
-	osn_decoder_free(&t->dec);
-	if (session && osn_session_end(&t->session, cerr, sizeof(cerr))) {
-		fprintf(stderr, "osn: could not restore everything: %s (run 'osn cleanup')\n",
-			cerr);
-		ret = 1;
-	}
+	if (t->tinst)
+		tracefs_instance_free(t->tinst);
+	if (t->inst)
+		tracefs_instance_free(t->inst);
+}
+
+static int close_outputs(struct osn_tool *t, int ret)
+{
 	if (t->json_f)
 		fclose(t->json_f);
 	if (t->trace_f && fclose(t->trace_f) && ret != 1) {
-		fprintf(stderr, "osn: cannot write %s: %s\n", p->trace_file,
-			strerror(errno));
+		osn_warn("cannot write %s: %s", t->p->trace_file,
+			 strerror(errno));
 		ret = 1;
 	}
-	free(t->cpus);
 	return ret;
+}
+
+/*
+ * teardown: the one error path.  Reports the error that ended the run
+ * (@ret 1), then undoes setup in reverse order from wherever it got to:
+ * tracefs and the knobs restored by the session, outputs, ops->init.
+ * Returns the exit status.
+ */
+static int tool_teardown(struct osn_tool *t, int ret)
+{
+	osn_signals_block(true);
+	if (ret == 1)
+		osn_err_print();
+	free_rings(t);
+	osn_decoder_free(&t->dec);
+	free_instances(t);
+	if (osn_session_end(&t->session)) {
+		osn_warn("could not restore everything: %s (run 'osn cleanup')",
+			 osn_last_err());
+		ret = 1;
+	}
+	ret = close_outputs(t, ret);
+	free(t->cpus);
+	if (t->ops->destroy)
+		t->ops->destroy(t);
+	return ret;
+}
+
+static int run(const struct osn_tool_ops *ops, struct osn_params *p,
+	       int nr_cpus)
+{
+	struct osn_tool tool;
+	int ret = 1;
+
+	tool_init(&tool, ops, p, nr_cpus);
+	if (!tool_setup(&tool) && !tool_collect(&tool) && !tool_report(&tool))
+		ret = tool.stopped ? 2 : 0;
+	return tool_teardown(&tool, ret);
+}
+
+int osn_tool_main(const struct osn_tool_ops *ops, int argc, char **argv,
+		  int nr_cpus)
+{
+	struct osn_params p;
+
+	if (osn_parse_args(ops->cmd, argc, argv, nr_cpus, &p)) {
+		osn_err_print();
+		return 1;
+	}
+	if (p.help) {
+		osn_usage(ops->cmd, stdout);
+		return 0;
+	}
+	if (p.version) {
+		printf("osn " OSN_VERSION "\n");
+		return 0;
+	}
+	osn_debug_level = p.debug;
+	return run(ops, &p, nr_cpus);
 }

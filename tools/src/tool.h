@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tool.h - what osn top and osn hist share: checks, the session (lock,
- * knobs), instances and events, warm-up, the one-second loop (asleep
- * between ticks), stop detection and explanation, saving the trace, and
- * undoing everything.
+ * tool.h - what osn top and osn hist share: the command line, checks, the
+ * session (lock, knobs), instances and events, warm-up, the one-second
+ * loop (asleep between ticks), stop detection and explanation, saving the
+ * trace, and undoing everything.
  * Each command plugs in with struct osn_tool_ops (like rtla's tool_ops).
  */
 #ifndef OSN_TOOL_H
@@ -23,11 +23,17 @@
 
 struct osn_tool;
 
+/*
+ * What a command adds to the run (see osn_tool_main() for when each is
+ * called).  Errors: -1 with osn_err().
+ */
 struct osn_tool_ops {
-	const char *name;		/* "top", "hist" */
+	enum osn_cmd cmd;		/* its name and options (params.c) */
 	const char *instance;		/* tracefs instance of the tool */
+	/* Before anything changes: allocate t->priv. */
+	int (*init)(struct osn_tool *t);
 	/* Warm-up is over: collection starts (hist: add the hist trigger). */
-	int (*start)(struct osn_tool *t, char *err, size_t errlen);
+	int (*start)(struct osn_tool *t);
 	/* An osn event of a measured CPU, during collection. */
 	void (*on_event)(struct osn_tool *t, const struct osn_event *ev);
 	/*
@@ -38,9 +44,10 @@ struct osn_tool_ops {
 	 */
 	void (*tick)(struct osn_tool *t);
 	/* Collection is over; tracefs is still set up (hist: read it). */
-	int (*finish)(struct osn_tool *t, char *err, size_t errlen);
+	int (*finish)(struct osn_tool *t);
 	/* Final output (text and/or JSON). */
-	int (*report)(struct osn_tool *t, char *err, size_t errlen);
+	int (*report)(struct osn_tool *t);
+	/* Free t->priv, whatever point the run reached. */
 	void (*destroy)(struct osn_tool *t);
 };
 
@@ -85,18 +92,29 @@ struct osn_tool {
 	FILE *trace_f;			/* -t FILE, opened before the run */
 };
 
-/* Run a command; returns the exit status (0, 1 or 2). */
-int osn_tool_run(const struct osn_tool_ops *ops, struct osn_params *p,
-		 int nr_cpus);
+/*
+ * osn COMMAND ARGS (argv[0] is the command): parse the command line, then
+ * run in three phases, as rtla's run_tool():
+ *   setup     checks, session (lock, saved knobs), outputs, CPUs, knobs,
+ *             instances and events, -P; ops->init first;
+ *   collect   warm-up, stop conditions armed, ops->start, the loop
+ *             (ops->on_event, ops->tick), the last read, ops->finish and
+ *             ops->report, the saved trace;
+ *   teardown  undoes what setup did, in reverse order, from wherever the
+ *             run stopped, and restores tracefs and the knobs.
+ * Returns the exit status: 0, 1 (error) or 2 (stop condition hit).
+ */
+int osn_tool_main(const struct osn_tool_ops *ops, int argc, char **argv,
+		  int nr_cpus);
 
 /* Read and dispatch the events waiting in the tool's instance. */
 int osn_tool_read(struct osn_tool *t);
 /* Fill the common part of a report. */
 void osn_tool_report_info(const struct osn_tool *t,
 			  struct osn_report_info *info);
-/* Open the --json destination (stdout or the file); NULL with @err. */
-FILE *osn_tool_json_open(struct osn_tool *t, char *err, size_t errlen);
-int osn_tool_json_close(struct osn_tool *t, FILE *f, char *err, size_t errlen);
+/* Open the --json destination (stdout or the file); NULL with osn_err(). */
+FILE *osn_tool_json_open(struct osn_tool *t);
+int osn_tool_json_close(struct osn_tool *t, FILE *f);
 /* Sleep @ms milliseconds unless a handled signal comes; false if one did. */
 bool osn_tool_sleep_ms(unsigned ms);
 

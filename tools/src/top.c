@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "osn/osn_abi.h"
 #include "osn.h"
 #include "tool.h"
 
@@ -48,13 +49,13 @@ static void top_tick(struct osn_tool *t)
 {
 	if (t->p->quiet)
 		return;
-	print_table(t, isatty(fileno(t->text)) && !t->p->debug);
+	print_table(t, isatty(fileno(t->text)) && !osn_debug_level);
 	/* nobody reads us any more (osn top | head): end the run cleanly */
 	if (ferror(t->text))
 		osn_interrupted = SIGPIPE;
 }
 
-static int top_report(struct osn_tool *t, char *err, size_t errlen)
+static int top_report(struct osn_tool *t)
 {
 	struct top *top = t->priv;
 	struct osn_report_info info;
@@ -62,7 +63,7 @@ static int top_report(struct osn_tool *t, char *err, size_t errlen)
 	osn_tool_report_info(t, &info);
 	if (!(t->p->json && !t->p->json_file))
 		print_table(t, !t->p->quiet && isatty(fileno(t->text)) &&
-			    !t->p->debug);
+			    !osn_debug_level);
 	if (t->stopped)
 		osn_render_stop(t->text, info.why);
 	else if (info.events_lost && t->p->json && !t->p->json_file)
@@ -71,18 +72,18 @@ static int top_report(struct osn_tool *t, char *err, size_t errlen)
 		struct osn_top_view v = {
 			.stats = top->stats, .cpus = t->cpus, .ncpus = t->ncpus,
 		};
-		FILE *f = osn_tool_json_open(t, err, errlen);
+		FILE *f = osn_tool_json_open(t);
 
 		if (!f)
 			return -1;
 		osn_json_top(f, &v, &info);
-		if (osn_tool_json_close(t, f, err, errlen))
+		if (osn_tool_json_close(t, f))
 			return -1;
 	}
 	return 0;
 }
 
-static int top_start(struct osn_tool *t, char *err, size_t errlen)
+static int top_init(struct osn_tool *t)
 {
 	struct top *top = calloc(1, sizeof(*top));
 
@@ -90,8 +91,7 @@ static int top_start(struct osn_tool *t, char *err, size_t errlen)
 		top->stats = calloc(t->nr_cpus, sizeof(*top->stats));
 	if (!top || !top->stats) {
 		free(top);
-		snprintf(err, errlen, "out of memory");
-		return -1;
+		return osn_err("out of memory");
 	}
 	t->priv = top;
 	return 0;
@@ -107,41 +107,12 @@ static void top_destroy(struct osn_tool *t)
 	t->priv = NULL;
 }
 
-/* report/on_event need priv even when start never ran (early Ctrl-C) */
-static int top_report_safe(struct osn_tool *t, char *err, size_t errlen)
-{
-	if (!t->priv && top_start(t, err, errlen))
-		return -1;
-	return top_report(t, err, errlen);
-}
-
-static const struct osn_tool_ops top_ops = {
-	.name = "top",
-	.instance = "osn_top",
-	.start = top_start,
+const struct osn_tool_ops osn_top_ops = {
+	.cmd = OSN_CMD_TOP,
+	.instance = OSN_INST_TOP,
+	.init = top_init,
 	.on_event = top_on_event,
 	.tick = top_tick,
-	.report = top_report_safe,
+	.report = top_report,
 	.destroy = top_destroy,
 };
-
-int osn_top_main(int argc, char **argv, int nr_cpus)
-{
-	struct osn_params p;
-	char err[512];
-
-	if (osn_parse_args(OSN_CMD_TOP, argc, argv, nr_cpus, &p, err,
-			   sizeof(err))) {
-		fprintf(stderr, "osn: %s\n", err);
-		return 1;
-	}
-	if (p.help) {
-		osn_usage(OSN_CMD_TOP, stdout);
-		return 0;
-	}
-	if (p.version) {
-		printf("osn " OSN_VERSION "\n");
-		return 0;
-	}
-	return osn_tool_run(&top_ops, &p, nr_cpus);
-}

@@ -17,39 +17,28 @@
 
 /* ---- environment ---------------------------------------------------------- */
 
-int osn_check_env(char *err, size_t errlen)
+int osn_check_env(void)
 {
 	const char *path = NULL;
 	char *dir;
 	struct stat st;
 	int r;
 
-	if (geteuid() != 0) {
-		snprintf(err, errlen,
-			 "must be run as root (tracefs and the module's knobs are root-only)");
-		return -1;
-	}
+	if (geteuid() != 0)
+		return osn_err("must be run as root (tracefs and the module's knobs are root-only)");
 	r = tracefs_tracing_dir_is_mounted(true, &path);
-	if (r < 1 || !tracefs_tracing_dir()) {
-		snprintf(err, errlen,
-			 "tracefs is not mounted and mounting it failed: run 'mount -t tracefs nodev /sys/kernel/tracing'");
-		return -1;
-	}
-	if (stat(OSN_PARAM_DIR, &st)) {
-		snprintf(err, errlen, "module not loaded: run 'modprobe %s'",
-			 OSN_MODULE_NAME);
-		return -1;
-	}
+	if (r < 1 || !tracefs_tracing_dir())
+		return osn_err("tracefs is not mounted and mounting it failed: run 'mount -t tracefs nodev /sys/kernel/tracing'");
+	if (stat(OSN_PARAM_DIR, &st))
+		return osn_err("module not loaded: run 'modprobe %s'",
+			       OSN_MODULE_NAME);
 	dir = tracefs_get_tracing_file("events/" OSN_EVENT_SYSTEM);
 	r = dir ? stat(dir, &st) : -1;
 	tracefs_put_tracing_file(dir);
-	if (r) {
-		snprintf(err, errlen,
-			 "module %s is loaded but tracefs has no events/%s: reload it ('rmmod %s; modprobe %s')",
-			 OSN_MODULE_NAME, OSN_EVENT_SYSTEM, OSN_MODULE_NAME,
-			 OSN_MODULE_NAME);
-		return -1;
-	}
+	if (r)
+		return osn_err("module %s is loaded but tracefs has no events/%s: reload it ('rmmod %s; modprobe %s')",
+			       OSN_MODULE_NAME, OSN_EVENT_SYSTEM, OSN_MODULE_NAME,
+			       OSN_MODULE_NAME);
 	return 0;
 }
 
@@ -87,44 +76,39 @@ static const struct ev_desc ev_desc[OSN_E_NR] = {
 		OSN_F_REASON, OSN_F_VALUE, OSN_F_THRESHOLD, NULL } },
 };
 
-int osn_decoder_init(struct osn_decoder *d, char *err, size_t errlen)
+int osn_decoder_init(struct osn_decoder *d)
 {
 	const char *const systems[] = { OSN_EVENT_SYSTEM, NULL };
 
 	memset(d, 0, sizeof(*d));
 	d->tep = tracefs_local_events_system(NULL, systems);
-	if (!d->tep) {
-		snprintf(err, errlen, "cannot load the formats of events/%s",
-			 OSN_EVENT_SYSTEM);
-		return -1;
-	}
+	if (!d->tep)
+		return osn_err("cannot load the formats of events/%s",
+			       OSN_EVENT_SYSTEM);
 	for (int t = 0; t < OSN_E_NR; t++) {
 		const struct ev_desc *e = &ev_desc[t];
 
 		d->ev[t] = tep_find_event_by_name(d->tep, OSN_EVENT_SYSTEM,
 						  e->event);
 		if (!d->ev[t]) {
-			snprintf(err, errlen,
-				 "the module has no event %s:%s: module and tool versions differ",
-				 OSN_EVENT_SYSTEM, e->event);
+			osn_err("the module has no event %s:%s: module and tool versions differ",
+				OSN_EVENT_SYSTEM, e->event);
 			goto fail;
 		}
 		d->id_cache[t] = d->ev[t]->id;
 		for (int i = 0; e->fields[i]; i++) {
 			d->f[t][i] = tep_find_field(d->ev[t], e->fields[i]);
 			if (!d->f[t][i]) {
-				snprintf(err, errlen,
-					 "event %s:%s has no field '%s': module and tool versions differ",
-					 OSN_EVENT_SYSTEM, e->event, e->fields[i]);
+				osn_err("event %s:%s has no field '%s': module and tool versions differ",
+					OSN_EVENT_SYSTEM, e->event, e->fields[i]);
 				goto fail;
 			}
 		}
 		if (e->name_field) {
 			d->name_field[t] = tep_find_field(d->ev[t], e->name_field);
 			if (!d->name_field[t]) {
-				snprintf(err, errlen,
-					 "event %s:%s has no field '%s': module and tool versions differ",
-					 OSN_EVENT_SYSTEM, e->event, e->name_field);
+				osn_err("event %s:%s has no field '%s': module and tool versions differ",
+					OSN_EVENT_SYSTEM, e->event, e->name_field);
 				goto fail;
 			}
 		}
@@ -191,7 +175,7 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 		ev->s.max_sample = num(d, t, 2, record);
 		ev->s.min_sample = num(d, t, 3, record);
 		ev->s.samples = num(d, t, 4, record);
-		for (int c = 0; c < OSN_NR_CLASSES; c++) {
+		for (int c = 0; c < OSN_CLASS_NR; c++) {
 			ev->s.count[c] = num(d, t, 5 + c, record);
 			ev->s.time[c] = num(d, t, 10 + c, record);
 		}
@@ -279,11 +263,9 @@ long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
 
 /* ---- instances ------------------------------------------------------------------ */
 
-static void dbg(int debug, const char *inst, const char *what, const char *val)
+static void dbg(const char *inst, const char *what, const char *val)
 {
-	if (debug)
-		fprintf(stderr, "osn: debug: instances/%s/%s <- '%s'\n", inst,
-			what, val);
+	osn_debug("instances/%s/%s <- '%s'", inst, what, val);
 }
 
 static const char *iname(struct tracefs_instance *inst)
@@ -311,28 +293,24 @@ static void last_error(struct tracefs_instance *inst, char *buf, size_t len)
 	}
 }
 
-struct tracefs_instance *osn_instance_new(const char *name, int debug,
-					  char *err, size_t errlen)
+struct tracefs_instance *osn_instance_new(const char *name)
 {
 	struct tracefs_instance *inst;
 
 	if (tracefs_instance_exists(name)) {
-		snprintf(err, errlen, "tracefs instance %s already exists", name);
+		osn_err("tracefs instance %s already exists", name);
 		return NULL;
 	}
-	if (debug)
-		fprintf(stderr, "osn: debug: mkdir instances/%s\n", name);
+	osn_debug("mkdir instances/%s", name);
 	inst = tracefs_instance_create(name);
-	if (!inst) {
-		snprintf(err, errlen, "cannot create tracefs instance %s: %s",
-			 name, strerror(errno));
-		return NULL;
-	}
+	if (!inst)
+		osn_err("cannot create tracefs instance %s: %s", name,
+			strerror(errno));
 	return inst;
 }
 
 static void remove_triggers(struct tracefs_instance *inst, const char *sys,
-			    const char *event, int debug)
+			    const char *event)
 {
 	char *text = tracefs_event_file_read(inst, sys, event, "trigger", NULL);
 	char *line, *save = NULL;
@@ -368,13 +346,13 @@ static void remove_triggers(struct tracefs_instance *inst, const char *sys,
 			}
 			snprintf(cmd, sizeof(cmd), "!%.*s", (int)n, line);
 		}
-		dbg(debug, iname(inst), "events/.../trigger", cmd);
+		dbg(iname(inst), "events/.../trigger", cmd);
 		tracefs_event_file_append(inst, sys, event, "trigger", cmd);
 	}
 	free(text);
 }
 
-int osn_instance_remove(const char *name, int debug, char *err, size_t errlen)
+int osn_instance_remove(const char *name)
 {
 	struct tracefs_instance *inst;
 	char **events;
@@ -383,24 +361,21 @@ int osn_instance_remove(const char *name, int debug, char *err, size_t errlen)
 	if (!tracefs_instance_exists(name))
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
-	if (!inst) {
-		snprintf(err, errlen, "cannot open tracefs instance %s", name);
-		return -1;
-	}
+	if (!inst)
+		return osn_err("cannot open tracefs instance %s", name);
 	/* stop recording first, then undo what osn may have set up */
 	tracefs_trace_off(inst);
 	events = tracefs_system_events(NULL, OSN_EVENT_SYSTEM);
 	for (int i = 0; events && events[i]; i++)
-		remove_triggers(inst, OSN_EVENT_SYSTEM, events[i], debug);
+		remove_triggers(inst, OSN_EVENT_SYSTEM, events[i]);
 	tracefs_list_free(events);
-	dbg(debug, name, "events/enable", "0");
+	dbg(name, "events/enable", "0");
 	tracefs_instance_file_write(inst, "events/enable", "0");
-	if (debug)
-		fprintf(stderr, "osn: debug: rmdir instances/%s\n", name);
+	osn_debug("rmdir instances/%s", name);
 	r = tracefs_instance_destroy(inst);
 	if (r && tracefs_instance_exists(name)) {
-		snprintf(err, errlen, "cannot remove tracefs instance %s: %s",
-			 name, strerror(errno));
+		osn_err("cannot remove tracefs instance %s: %s", name,
+			strerror(errno));
 		tracefs_instance_free(inst);
 		return -1;
 	}
@@ -409,30 +384,26 @@ int osn_instance_remove(const char *name, int debug, char *err, size_t errlen)
 }
 
 int osn_event_enable(struct tracefs_instance *inst, const char *sys,
-		     const char *event, int debug, char *err, size_t errlen)
+		     const char *event)
 {
-	if (debug)
-		fprintf(stderr, "osn: debug: instances/%s: enable %s:%s\n",
-			iname(inst), sys, event ? event : "*");
-	if (tracefs_event_enable(inst, sys, event)) {
-		snprintf(err, errlen, "cannot enable event %s%s%s: %s", sys,
-			 event ? ":" : "", event ? event : "",
-			 errno == ENOENT || errno == 0 ? "no such event" :
-			 strerror(errno));
-		return -1;
-	}
+	osn_debug("instances/%s: enable %s:%s", iname(inst), sys,
+		  event ? event : "*");
+	if (tracefs_event_enable(inst, sys, event))
+		return osn_err("cannot enable event %s%s%s: %s", sys,
+			       event ? ":" : "", event ? event : "",
+			       errno == ENOENT || errno == 0 ? "no such event" :
+			       strerror(errno));
 	return 0;
 }
 
 static int event_file_write(struct tracefs_instance *inst, const char *sys,
 			    const char *event, const char *file,
-			    const char *val, bool append, int debug,
-			    char *err, size_t errlen)
+			    const char *val, bool append)
 {
 	char e[512];
 	int r;
 
-	dbg(debug, iname(inst), file, val);
+	dbg(iname(inst), file, val);
 	tracefs_error_clear(inst);
 	if (append)
 		r = tracefs_event_file_append(inst, sys, event, file, val);
@@ -442,49 +413,42 @@ static int event_file_write(struct tracefs_instance *inst, const char *sys,
 		int saved = errno;
 
 		last_error(inst, e, sizeof(e));
-		snprintf(err, errlen, "the kernel rejected %s '%s' on %s:%s: %s%s",
-			 file, val, sys, event, strerror(saved), e);
-		return -1;
+		return osn_err("the kernel rejected %s '%s' on %s:%s: %s%s",
+			       file, val, sys, event, strerror(saved), e);
 	}
 	return 0;
 }
 
 int osn_event_filter(struct tracefs_instance *inst, const char *sys,
-		     const char *event, const char *filter, int debug,
-		     char *err, size_t errlen)
+		     const char *event, const char *filter)
 {
-	return event_file_write(inst, sys, event, "filter", filter, false,
-				debug, err, errlen);
+	return event_file_write(inst, sys, event, "filter", filter, false);
 }
 
 int osn_event_trigger(struct tracefs_instance *inst, const char *sys,
-		      const char *event, const char *trigger, int debug,
-		      char *err, size_t errlen)
+		      const char *event, const char *trigger)
 {
-	return event_file_write(inst, sys, event, "trigger", trigger, true,
-				debug, err, errlen);
+	return event_file_write(inst, sys, event, "trigger", trigger, true);
 }
 
 int osn_event_trigger_remove(struct tracefs_instance *inst, const char *sys,
-			     const char *event, const char *trigger, int debug)
+			     const char *event, const char *trigger)
 {
 	char cmd[1024];
 
 	snprintf(cmd, sizeof(cmd), "!%s", trigger);
-	dbg(debug, iname(inst), "trigger", cmd);
+	dbg(iname(inst), "trigger", cmd);
 	return tracefs_event_file_append(inst, sys, event, "trigger", cmd) < 0 ?
 		-1 : 0;
 }
 
 int osn_instance_write(struct tracefs_instance *inst, const char *file,
-		       const char *val, int debug, char *err, size_t errlen)
+		       const char *val)
 {
-	dbg(debug, iname(inst), file, val);
-	if (tracefs_instance_file_write(inst, file, val) < 0) {
-		snprintf(err, errlen, "the kernel rejected %s=%s in instance %s: %s",
-			 file, val, iname(inst), strerror(errno));
-		return -1;
-	}
+	dbg(iname(inst), file, val);
+	if (tracefs_instance_file_write(inst, file, val) < 0)
+		return osn_err("the kernel rejected %s=%s in instance %s: %s",
+			       file, val, iname(inst), strerror(errno));
 	return 0;
 }
 
@@ -510,27 +474,22 @@ uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
 	return lost;
 }
 
-int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path,
-		   char *err, size_t errlen)
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
 {
 	int size = 0;
 	char *text = tracefs_instance_file_read(inst, "trace", &size);
 
-	if (!text) {
-		snprintf(err, errlen, "cannot read the trace of instance %s",
-			 iname(inst));
-		return -1;
-	}
+	if (!text)
+		return osn_err("cannot read the trace of instance %s",
+			       iname(inst));
 	if (size > 0 && fwrite(text, 1, size, f) != (size_t)size) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		osn_err("cannot write %s: %s", path, strerror(errno));
 		free(text);
 		return -1;
 	}
 	free(text);
-	if (fflush(f)) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fflush(f))
+		return osn_err("cannot write %s: %s", path, strerror(errno));
 	return 0;
 }
 

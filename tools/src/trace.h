@@ -16,8 +16,10 @@
 
 #include "event.h"
 
+/* Errors: -1 (or NULL) with the message as the last error (osn_err). */
+
 /* Root, tracefs (mounted via libtracefs if needed), module loaded. */
-int osn_check_env(char *err, size_t errlen);
+int osn_check_env(void);
 
 /* Decodes osn records into struct osn_event. */
 struct osn_decoder {
@@ -29,7 +31,7 @@ struct osn_decoder {
 };
 
 /* Load the osn event formats and check every field the CLI uses. */
-int osn_decoder_init(struct osn_decoder *d, char *err, size_t errlen);
+int osn_decoder_init(struct osn_decoder *d);
 void osn_decoder_free(struct osn_decoder *d);
 /* 0 and *out filled if @record is an osn event, -1 otherwise. */
 int osn_decode(const struct osn_decoder *d, struct tep_event *event,
@@ -49,35 +51,34 @@ long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
 		     osn_event_cb cb, void *ctx, uint64_t *missed,
 		     uint64_t budget_ns);
 
-/* Create a new instance (fails if it exists: the caller cleans first). */
-struct tracefs_instance *osn_instance_new(const char *name, int debug,
-					  char *err, size_t errlen);
+/*
+ * Create a new instance (fails if it exists: the caller cleans first).
+ * What is done to tracefs is shown with -D (osn_debug).
+ */
+struct tracefs_instance *osn_instance_new(const char *name);
 /*
  * Remove every trigger of every event of @name, disable its events and
  * remove the instance.  Works on any instance (stale ones included);
  * returns -1 if it could not be removed.
  */
-int osn_instance_remove(const char *name, int debug, char *err, size_t errlen);
+int osn_instance_remove(const char *name);
 
 int osn_event_enable(struct tracefs_instance *inst, const char *sys,
-		     const char *event, int debug, char *err, size_t errlen);
+		     const char *event);
 int osn_event_filter(struct tracefs_instance *inst, const char *sys,
-		     const char *event, const char *filter, int debug,
-		     char *err, size_t errlen);
+		     const char *event, const char *filter);
 int osn_event_trigger(struct tracefs_instance *inst, const char *sys,
-		      const char *event, const char *trigger, int debug,
-		      char *err, size_t errlen);
+		      const char *event, const char *trigger);
 int osn_event_trigger_remove(struct tracefs_instance *inst, const char *sys,
-			     const char *event, const char *trigger, int debug);
+			     const char *event, const char *trigger);
 /* Write an instance file ("buffer_size_kb", ...) with a clear error. */
 int osn_instance_write(struct tracefs_instance *inst, const char *file,
-		       const char *val, int debug, char *err, size_t errlen);
+		       const char *val);
 
 /* Events the ring buffers of @inst overwrote or dropped (per_cpu stats). */
 uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus);
 /* Copy the text of @inst's trace to @f (named @path in messages). */
-int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path,
-		   char *err, size_t errlen);
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path);
 
 /* Is any osn event enabled in an instance other than ours (or at top level)? */
 int osn_other_users(const char *const *ours, char *who, size_t wholen);

@@ -11,19 +11,63 @@
 
 #include "util.h"
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int osn_debug_level;
+static char last_err[OSN_ERR_LEN];
 
-static int errf(char *err, size_t errlen, const char *fmt, ...)
+int osn_err(const char *fmt, ...)
+{
+	char buf[OSN_ERR_LEN];	/* the arguments may be last_err itself */
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	memcpy(last_err, buf, sizeof(last_err));
+	return -1;
+}
+
+const char *osn_last_err(void)
+{
+	return last_err;
+}
+
+void osn_err_print(void)
+{
+	fprintf(stderr, "osn: %s\n", last_err);
+}
+
+int osn_err_keep_first(char *first)
+{
+	if (!first[0])
+		memcpy(first, last_err, OSN_ERR_LEN);
+	return -1;
+}
+
+static void vprint(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void osn_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
+	va_start(ap, fmt);
+	vprint("osn: ", fmt, ap);
+	va_end(ap);
+}
+
+void osn_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!osn_debug_level)
+		return;
+	va_start(ap, fmt);
+	vprint("osn: debug: ", fmt, ap);
+	va_end(ap);
 }
 
 void osn_strlcpy(char *dst, const char *src, size_t len)
@@ -78,43 +122,37 @@ static int parse_cpu(const char **p, long *out)
 	return 0;
 }
 
-int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set,
-		      char *err, size_t errlen)
+int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set)
 {
 	const char *p = str;
 	long a, b;
 
 	osn_cpuset_zero(set);
 	if (!str || !*str)
-		return errf(err, errlen, "empty cpu list");
+		return osn_err("empty cpu list");
 	if (nr_cpus > OSN_MAX_CPUS || nr_cpus <= 0)
 		nr_cpus = OSN_MAX_CPUS;
 	for (;;) {
 		while (*p == ' ')
 			p++;
 		if (parse_cpu(&p, &a))
-			return errf(err, errlen,
-				    "'%s' is not a cpu list (e.g. 0-3,5)", str);
+			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", str);
 		b = a;
 		if (*p == '-') {
 			p++;
 			if (parse_cpu(&p, &b))
-				return errf(err, errlen,
-					    "'%s' is not a cpu list (e.g. 0-3,5)",
-					    str);
+				return osn_err("'%s' is not a cpu list (e.g. 0-3,5)",
+					       str);
 			if (b < a)
-				return errf(err, errlen,
-					    "'%s': range %ld-%ld is reversed",
-					    str, a, b);
+				return osn_err("'%s': range %ld-%ld is reversed",
+					       str, a, b);
 		}
 		if (b >= nr_cpus) {
 			if (nr_cpus == 1)
-				return errf(err, errlen,
-					    "'%s': cpu %ld does not exist (this machine has cpu 0)",
-					    str, b);
-			return errf(err, errlen,
-				    "'%s': cpu %ld does not exist (this machine has cpus 0-%d)",
-				    str, b, nr_cpus - 1);
+				return osn_err("'%s': cpu %ld does not exist (this machine has cpu 0)",
+					       str, b);
+			return osn_err("'%s': cpu %ld does not exist (this machine has cpus 0-%d)",
+				       str, b, nr_cpus - 1);
 		}
 		for (long c = a; c <= b; c++)
 			osn_cpuset_set(set, (int)c);
@@ -123,8 +161,7 @@ int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set,
 		if (*p == '\0' || *p == '\n')
 			break;
 		if (*p != ',')
-			return errf(err, errlen,
-				    "'%s' is not a cpu list (e.g. 0-3,5)", str);
+			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", str);
 		p++;
 	}
 	return 0;
@@ -175,41 +212,38 @@ static int leading_u64(const char *str, uint64_t *v, const char **rest)
 	return 0;
 }
 
-int osn_parse_u64(const char *str, uint64_t max, uint64_t *out, char *err,
-		  size_t errlen)
+int osn_parse_u64(const char *str, uint64_t max, uint64_t *out)
 {
 	const char *rest;
 	uint64_t v;
 	int r;
 
 	if (str && *str == '-')
-		return errf(err, errlen, "'%s' is negative", str);
+		return osn_err("'%s' is negative", str);
 	r = leading_u64(str, &v, &rest);
 	if (r == -2 || (!r && !*rest && v > max))
-		return errf(err, errlen, "'%s' is too large (max %llu)", str,
-			    (unsigned long long)max);
+		return osn_err("'%s' is too large (max %llu)", str,
+			       (unsigned long long)max);
 	if (r || *rest)
-		return errf(err, errlen, "'%s' is not a number", str ? str : "");
+		return osn_err("'%s' is not a number", str ? str : "");
 	*out = v;
 	return 0;
 }
 
-int osn_parse_duration_s(const char *str, uint64_t *out, char *err,
-			 size_t errlen)
+int osn_parse_duration_s(const char *str, uint64_t *out)
 {
 	const char *rest;
 	uint64_t v, mult = 1;
 	int r;
 
 	if (str && *str == '-')
-		return errf(err, errlen, "'%s' is negative", str);
+		return osn_err("'%s' is negative", str);
 	r = leading_u64(str, &v, &rest);
 	if (r == -2)
-		return errf(err, errlen, "'%s' is too long", str);
+		return osn_err("'%s' is too long", str);
 	if (r)
-		return errf(err, errlen,
-			    "'%s' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)",
-			    str ? str : "");
+		return osn_err("'%s' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)",
+			       str ? str : "");
 	if (!strcmp(rest, "") || !strcmp(rest, "s"))
 		mult = 1;
 	else if (!strcmp(rest, "m"))
@@ -219,31 +253,28 @@ int osn_parse_duration_s(const char *str, uint64_t *out, char *err,
 	else if (!strcmp(rest, "d"))
 		mult = 86400;
 	else
-		return errf(err, errlen,
-			    "'%s': unknown unit '%s' (use s, m, h or d)", str,
-			    rest);
+		return osn_err("'%s': unknown unit '%s' (use s, m, h or d)", str,
+			       rest);
 	if (v > UINT64_MAX / mult / 1000000000ULL)
-		return errf(err, errlen, "'%s' is too long", str);
+		return osn_err("'%s' is too long", str);
 	*out = v * mult;
 	return 0;
 }
 
-int osn_parse_time_ns(const char *str, uint64_t *out, char *err,
-		      size_t errlen)
+int osn_parse_time_ns(const char *str, uint64_t *out)
 {
 	const char *rest;
 	uint64_t v, mult;
 	int r;
 
 	if (str && *str == '-')
-		return errf(err, errlen, "'%s' is negative", str);
+		return osn_err("'%s' is negative", str);
 	r = leading_u64(str, &v, &rest);
 	if (r == -2)
-		return errf(err, errlen, "'%s' is too large", str);
+		return osn_err("'%s' is too large", str);
 	if (r)
-		return errf(err, errlen,
-			    "'%s' is not a time (e.g. 500us, 1ms)",
-			    str ? str : "");
+		return osn_err("'%s' is not a time (e.g. 500us, 1ms)",
+			       str ? str : "");
 	if (!strcmp(rest, "") || !strcmp(rest, "ns"))
 		mult = 1;
 	else if (!strcmp(rest, "us"))
@@ -253,11 +284,10 @@ int osn_parse_time_ns(const char *str, uint64_t *out, char *err,
 	else if (!strcmp(rest, "s"))
 		mult = 1000000000;
 	else
-		return errf(err, errlen,
-			    "'%s': unknown unit '%s' (use ns, us, ms or s)",
-			    str, rest);
+		return osn_err("'%s': unknown unit '%s' (use ns, us, ms or s)",
+			       str, rest);
 	if (v > UINT64_MAX / mult)
-		return errf(err, errlen, "'%s' is too large", str);
+		return osn_err("'%s' is too large", str);
 	*out = v * mult;
 	return 0;
 }
@@ -277,8 +307,7 @@ static int parse_int_range(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
-		    size_t errlen)
+int osn_parse_sched(const char *str, struct osn_sched *out)
 {
 	long v;
 
@@ -289,9 +318,8 @@ int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
 	case 'o':
 	case 'O':
 		if (parse_int_range(str + 2, -20, 19, &v))
-			return errf(err, errlen,
-				    "'%s': SCHED_OTHER takes a nice value -20..19",
-				    str);
+			return osn_err("'%s': SCHED_OTHER takes a nice value -20..19",
+				       str);
 		out->policy = OSN_SCHED_OTHER;
 		out->prio = (int)v;
 		return 0;
@@ -300,9 +328,8 @@ int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
 	case 'f':
 	case 'F':
 		if (parse_int_range(str + 2, 1, 99, &v))
-			return errf(err, errlen,
-				    "'%s': real-time priority must be 1..99",
-				    str);
+			return osn_err("'%s': real-time priority must be 1..99",
+				       str);
 		out->policy = (str[0] == 'r' || str[0] == 'R') ?
 			OSN_SCHED_RR : OSN_SCHED_FIFO;
 		out->prio = (int)v;
@@ -314,21 +341,18 @@ int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
 		osn_strlcpy(buf, str + 2, sizeof(buf));
 		colon = strchr(buf, ':');
 		if (!colon)
-			return errf(err, errlen,
-				    "'%s': SCHED_DEADLINE takes d:runtime:period (e.g. d:100us:1ms)",
-				    str);
+			return osn_err("'%s': SCHED_DEADLINE takes d:runtime:period (e.g. d:100us:1ms)",
+				       str);
 		*colon = '\0';
-		if (osn_parse_time_ns(buf, &out->runtime_ns, err, errlen) ||
-		    osn_parse_time_ns(colon + 1, &out->period_ns, err, errlen))
+		if (osn_parse_time_ns(buf, &out->runtime_ns) ||
+		    osn_parse_time_ns(colon + 1, &out->period_ns))
 			return -1;
 		if (!out->runtime_ns || out->runtime_ns > out->period_ns)
-			return errf(err, errlen,
-				    "'%s': SCHED_DEADLINE needs 0 < runtime <= period",
-				    str);
+			return osn_err("'%s': SCHED_DEADLINE needs 0 < runtime <= period",
+				       str);
 		if (out->runtime_ns < 1024)
-			return errf(err, errlen,
-				    "'%s': SCHED_DEADLINE runtime must be >= 1024 ns (units: ns, us, ms, s; none = ns)",
-				    str);
+			return osn_err("'%s': SCHED_DEADLINE runtime must be >= 1024 ns (units: ns, us, ms, s; none = ns)",
+				       str);
 		out->policy = OSN_SCHED_DEADLINE;
 		return 0;
 	}
@@ -336,9 +360,8 @@ int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
 		break;
 	}
 bad:
-	return errf(err, errlen,
-		    "'%s' is not a priority (o:nice, r:prio, f:prio or d:runtime:period)",
-		    str ? str : "");
+	return osn_err("'%s' is not a priority (o:nice, r:prio, f:prio or d:runtime:period)",
+		       str ? str : "");
 }
 
 void osn_format_sched(const struct osn_sched *s, char *buf, size_t len)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * util.h - pure helpers of the osn CLI: cpulists, durations, numbers,
- * scheduling parameters.  No I/O here: everything is unit-tested on the
- * host (tests/unit/).
+ * scheduling parameters, and the one error/debug reporting path.  No I/O
+ * here but stderr: everything is unit-tested on the host (tests/unit/).
  */
 #ifndef OSN_UTIL_H
 #define OSN_UTIL_H
@@ -13,6 +13,33 @@
 #include <time.h>
 
 #define OSN_MAX_CPUS	4096
+#define OSN_ERR_LEN	1024
+
+/*
+ * Errors and debug messages (rtla's err_msg()/debug_msg()).  A failing
+ * function records a one-line message with osn_err() and returns -1; the
+ * caller that gives up prints it once ("osn: MSG") with osn_err_print().
+ * Recording instead of printing at once keeps the failures that are
+ * recovered from (a retried trigger, a knob read before its write) off
+ * the screen, and lets the unit tests read the message.
+ */
+extern int osn_debug_level;	/* -D, given this many times */
+
+/* Record @fmt as the last error (may use osn_last_err()); returns -1. */
+int osn_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *osn_last_err(void);
+/* Print the last error on stderr as "osn: MSG". */
+void osn_err_print(void);
+/*
+ * Where undoing goes on after a failure and reports the first one: copy
+ * the last error to @first (OSN_ERR_LEN bytes) unless it holds one
+ * already.  Returns -1.
+ */
+int osn_err_keep_first(char *first);
+/* "osn: MSG" on stderr now: something the user should know. */
+void osn_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "osn: debug: MSG" on stderr with -D. */
+void osn_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 struct osn_cpuset {
 	uint64_t w[OSN_MAX_CPUS / 64];
@@ -45,29 +72,25 @@ bool osn_cpuset_empty(const struct osn_cpuset *s);
 /*
  * Parse a cpulist ("0-3,5,8-11") into @set.  CPUs must be < @nr_cpus
  * (pass OSN_MAX_CPUS to accept anything representable).  On error returns
- * -1 and writes a one-line reason (no trailing newline) to @err.
+ * -1 with the reason as the last error (osn_err).
  */
-int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set,
-		      char *err, size_t errlen);
+int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set);
 /* Format @set as a compact cpulist ("0-3,5"); "" when empty. */
 void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len);
 
 /*
  * A duration in seconds: "10", "10s", "5m", "2h", "1d" (rtla's -d).
- * Returns -1 with a reason in @err on junk, a negative value, an unknown
- * unit or overflow.
+ * Returns -1 with the reason as the last error on junk, a negative value,
+ * an unknown unit or overflow.
  */
-int osn_parse_duration_s(const char *str, uint64_t *out, char *err,
-			 size_t errlen);
+int osn_parse_duration_s(const char *str, uint64_t *out);
 /*
  * A time with an optional unit, in ns: "100" (ns), "100ns", "100us",
  * "5ms", "1s" (rtla's -P d:runtime:period).
  */
-int osn_parse_time_ns(const char *str, uint64_t *out, char *err,
-		      size_t errlen);
+int osn_parse_time_ns(const char *str, uint64_t *out);
 /* A non-negative decimal integer that fits in @max. */
-int osn_parse_u64(const char *str, uint64_t max, uint64_t *out, char *err,
-		  size_t errlen);
+int osn_parse_u64(const char *str, uint64_t max, uint64_t *out);
 
 enum osn_sched_policy {
 	OSN_SCHED_NONE = 0,	/* -P not given */
@@ -85,8 +108,7 @@ struct osn_sched {
 };
 
 /* rtla's -P: o:prio | r:prio | f:prio | d:runtime[unit]:period[unit] */
-int osn_parse_sched(const char *str, struct osn_sched *out, char *err,
-		    size_t errlen);
+int osn_parse_sched(const char *str, struct osn_sched *out);
 /* Back to the -P spelling (for messages and JSON). */
 void osn_format_sched(const struct osn_sched *s, char *buf, size_t len);
 

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osn-failnth - do one system call with its Nth memory allocation failing
+ * (the debug kernel's /proc/thread-self/fail-nth, CONFIG_FAULT_INJECTION),
+ * for tests/debug/guest/faults/.
+ *
+ *   osn-failnth N insmod FILE [PARAMS]   finit_module(FILE, PARAMS)
+ *   osn-failnth N write PATH STRING      open(PATH), then write(STRING)
+ *   osn-failnth N mkdir PATH             mkdir(PATH)
+ *   osn-failnth N rmdir PATH             rmdir(PATH)
+ *
+ * Only the one system call counts: the file is opened (and this program
+ * started) before fail-nth is armed, and it is disarmed right after.
+ * N = 0 runs the call with no injection.  Prints one line:
+ *   rc=0|-1 errno=NAME injected=0|1
+ * and exits 0 if the call succeeded, 1 if it failed, 2 on a usage or
+ * setup error.  A shell cannot do this: its every fork and exec allocates.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int fail_nth_fd = -1;
+
+static void arm(unsigned long n)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%lu", n);
+
+	if (n && write(fail_nth_fd, buf, len) != len) {
+		perror("osn-failnth: write fail-nth");
+		exit(2);
+	}
+}
+
+/* 1 if the armed failure was injected; disarms it either way. */
+static int disarm(unsigned long n)
+{
+	char buf[32] = "";
+	ssize_t len;
+
+	if (!n)
+		return 0;
+	len = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
+	if (write(fail_nth_fd, "0", 1) != 1)
+		perror("osn-failnth: reset fail-nth");
+	return len > 0 && atol(buf) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n;
+	int fd = -1, rc, err, injected;
+	const char *op;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: osn-failnth N insmod FILE [PARAMS] | write PATH STRING | mkdir PATH | rmdir PATH\n");
+		return 2;
+	}
+	n = strtoul(argv[1], NULL, 10);
+	op = argv[2];
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0) {
+		perror("osn-failnth: /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION?)");
+		return 2;
+	}
+	if (!strcmp(op, "insmod") || !strcmp(op, "write")) {
+		fd = open(argv[3], !strcmp(op, "insmod") ? O_RDONLY : O_WRONLY);
+		if (fd < 0) {
+			fprintf(stderr, "osn-failnth: %s: %s\n", argv[3], strerror(errno));
+			return 2;
+		}
+	}
+
+	arm(n);
+	if (!strcmp(op, "insmod"))
+		rc = syscall(SYS_finit_module, fd, argc > 4 ? argv[4] : "", 0);
+	else if (!strcmp(op, "write") && argc > 4)
+		rc = write(fd, argv[4], strlen(argv[4])) == (ssize_t)strlen(argv[4]) ? 0 : -1;
+	else if (!strcmp(op, "mkdir"))
+		rc = mkdir(argv[3], 0755);
+	else if (!strcmp(op, "rmdir"))
+		rc = rmdir(argv[3]);
+	else {
+		fprintf(stderr, "osn-failnth: unknown operation %s\n", op);
+		return 2;
+	}
+	err = rc ? errno : 0;
+	injected = disarm(n);
+
+	printf("rc=%d errno=%s injected=%d\n", rc, err ? strerrorname_np(err) : "0",
+	       injected);
+	return rc ? 1 : 0;
+}
