@@ -48,6 +48,15 @@ static int osn_hp_state;
 /* Set while cpuhp_setup_state() runs our online callback on every CPU. */
 static bool osn_hp_in_setup;
 
+/*
+ * Why the last start failed (a negative errno), 0 once a start worked:
+ * the writer that enabled the events cannot get it, the start runs in a
+ * worker.  The CLI reads it when no period arrives.
+ */
+static int osn_start_error;
+module_param_named(start_error, osn_start_error, int, 0444);
+MODULE_PARM_DESC(start_error, "why the last start failed (negative errno), 0 if it worked");
+
 /* A knob that needs new threads (cpus, OSNOISE_WORKLOAD) was written. */
 static unsigned long osn_restart_wanted;
 
@@ -212,6 +221,7 @@ static void osn_apply_state(void)
 
 	if (want && !osn_running) {
 		ret = osn_start();
+		WRITE_ONCE(osn_start_error, ret);
 		if (ret)
 			pr_warn("cannot start: %d (disable and re-enable the osn events to retry)\n",
 				ret);
@@ -273,3 +283,4 @@ module_exit(osn_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("osn project");
 MODULE_DESCRIPTION("osn: OS noise tracer using only exported kernel interfaces");
+MODULE_VERSION(OSN_VERSION);

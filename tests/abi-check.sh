@@ -8,7 +8,7 @@
 #     against OSN_EV_* and OSN_EVENT_SYSTEM;
 #   - fields: each event's __field/__string/__array names, in order,
 #     against its OSN_FIELDS_<EVENT>;
-#   - parameters: every module_param_cb/module_param_string/OSN_U64_KNOB of
+#   - parameters: every module_param_cb/_named/_string and OSN_U64_KNOB of
 #     kernel/*.c against OSN_KNOB_* and OSN_PARAM_* (but OSN_PARAM_DIR).
 # The header's values are read by compiling it (string concatenation and
 # all), not by parsing it.  Ends with "N passed, N failed".
@@ -88,6 +88,7 @@ done <"$tmp/module-events"
 # ---- parameters ------------------------------------------------------------
 cat "$kdir"/*.c | sed -n \
 	-e 's/^module_param_cb(\([a-z_0-9]*\),.*/\1/p' \
+	-e 's/^module_param_named(\([a-z_0-9]*\),.*/\1/p' \
 	-e 's/^module_param_string(\([a-z_0-9]*\),.*/\1/p' \
 	-e 's/^OSN_U64_KNOB(\([a-z_0-9]*\),.*/\1/p' | grep -vx name | sort >"$tmp/module-params"
 header_values '^OSN_(KNOB|PARAM)_' | awk '$1 != "OSN_PARAM_DIR" { print $2 }' | sort >"$tmp/header-params"

@@ -29,6 +29,8 @@
 #define OSN_PARAM_UNMEASURED	"unmeasured"
 /* Read-only: negative durations seen since load (always 0, or a bug). */
 #define OSN_PARAM_IMPOSSIBLE	"impossible"
+/* Read-only: why the last start failed (negative errno), 0 if it worked. */
+#define OSN_PARAM_START_ERROR	"start_error"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
 

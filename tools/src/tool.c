@@ -782,10 +782,35 @@ static void read_last(struct osn_tool *t)
 		explain(t);
 }
 
+/*
+ * The module's start failure ("start_error": a negative errno, 0 when the
+ * last start worked): starting happens in a kernel worker, so the write
+ * that enabled the events cannot return it.
+ */
+static int read_start_error(void)
+{
+	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_PARAM_START_ERROR, "r");
+	int err = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &err) != 1)
+		err = 0;
+	fclose(f);
+	return err;
+}
+
 static void warn_no_samples(const struct osn_tool *t)
 {
-	if (t->collecting && !t->stopped && !t->periods_seen &&
-	    t->elapsed_s * 1000000 >= 2 * t->p->period_us + 1000000)
+	int err;
+
+	if (!(t->collecting && !t->stopped && !t->periods_seen))
+		return;
+	err = read_start_error();
+	if (err < 0)
+		osn_warn("osn.ko could not start measuring: %s (error %d; see dmesg)",
+			 strerror(-err), err);
+	else if (t->elapsed_s * 1000000 >= 2 * t->p->period_us + 1000000)
 		osn_warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
 			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
 			 (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,

@@ -29,6 +29,10 @@ for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample
 	assert_eq "$(fmt $ev)" "$want" "fields of osn/$ev (format file vs osn_abi.h)"
 done
 
+# One version: the module's is the header's OSN_VERSION.
+want=$(sed -n 's/^#define OSN_VERSION[[:space:]]*"\(.*\)".*/\1/p' "$abi")
+assert_eq "$(cat /sys/module/osn/version 2>/dev/null)" "$want" "module version (OSN_VERSION)"
+
 assert_eq "$(osn_nthreads)" 0 "threads before enable"
 eng_instance osn_t10 sample
 i=$ENG_I
