@@ -68,6 +68,7 @@ struct osn_cpu {
 	u64			nmi_pend_start_ns;
 	u64			nmi_pend_ns;
 
+	/* By enum osn_class; HW stays 0: no probe sees it (osn_period). */
 	struct osn_class_stat	stat[OSN_CLASS_NR];
 };
 

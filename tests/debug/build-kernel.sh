@@ -31,6 +31,17 @@ fi
 rm -f "$dir/stamp"
 
 t0=$(now_s)
+# What a kernel build needs beyond `make check`'s dependencies.
+need=()
+for p in flex bison bc libelf-dev libssl-dev xz-utils; do
+	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "debug kernel: missing ${need[*]} (apt-get install ${need[*]})"
+	note "debug: installing ${need[*]}"
+	apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null ||
+		die "debug kernel: cannot install ${need[*]}"
+fi
 src=$dir/src
 tree=$src/linux-source-6.1
 if [ "$(cat "$src/.version" 2>/dev/null)" != "$ver" ]; then
