@@ -26,27 +26,14 @@
 /*
  * Version ranges.  OSN_KERNEL_RANGE(a, b, c, d, e, f) is true for upstream
  * versions in [a.b.c, d.e.f) (LINUX_VERSION_CODE caps the sublevel at 255:
- * 5.10.262 reads as 5.10.255).  Debian numbers the ABI of the stable series
- * it ships (6.1.0-56-amd64: series 6.1, ABI 56) and its stable updates
- * bring backports within a series, so OSN_DEBIAN_KERNEL_RANGE(a, b, abi1,
- * abi2) is true for Debian's a.b series with an ABI in [abi1, abi2), and
- * false on any kernel that is not Debian's.  kernel/Kbuild passes
- * OSN_DEBIAN_ABI, read from KERNELRELEASE (0 where the release has no ABI
- * number, e.g. 6.12.117+deb13-amd64, whose upstream version is exact).
+ * 5.10.262 reads as 5.10.255).  A backport to a stable series is a range
+ * within that series, found in the distribution's changelog of the
+ * upstream stable updates it took.
  */
 #define OSN_KERNEL_RANGE(a, b, c, d, e, f)				\
 	(LINUX_VERSION_CODE >= KERNEL_VERSION(a, b, c) &&		\
 	 LINUX_VERSION_CODE < KERNEL_VERSION(d, e, f))
 #define OSN_KERNEL_FROM(a, b, c)	OSN_KERNEL_RANGE(a, b, c, 255, 255, 255)
-
-#ifndef OSN_DEBIAN_ABI
-# define OSN_DEBIAN_ABI			0
-#endif
-#define OSN_DEBIAN_ABI_MAX		100000
-#define OSN_DEBIAN_KERNEL_RANGE(a, b, abi1, abi2)			\
-	(OSN_DEBIAN_ABI != 0 &&						\
-	 (LINUX_VERSION_CODE >> 8) == (KERNEL_VERSION(a, b, 0) >> 8) &&	\
-	 OSN_DEBIAN_ABI >= (abi1) && OSN_DEBIAN_ABI < (abi2))
 
 /*
  * Clock.  local_clock() is a header inline on 6.1 and exported only on
@@ -67,17 +54,17 @@ static __always_inline u64 osn_time_get(void)
  *                 rcu_momentary_dyntick_idle() by upstream commit
  *                 32a9f26e5e26 ("rcu: Rename rcu_momentary_dyntick_idle()
  *                 into rcu_momentary_eqs()"), v6.12.
- *  Debian [6.1.0-56, 6.2): the rename reached the 6.1.y stable series
- *                 Debian ships (6.1.0-56 = 6.1.192 exports only the new
- *                 name; older Debian 6.1 ABIs were not checked).
+ *  [6.1.188, 6.2)  the rename was backported to the 6.1.y stable series
+ *                 in 6.1.188 (Debian's linux 6.1.190-1 changelog lists it
+ *                 under ChangeLog-6.1.188; Debian's 6.1.0-56 = 6.1.192
+ *                 exports only the new name).
  *  otherwise      rcu_momentary_dyntick_idle() (5.10.0-46's and
  *                 5.10.0-43-rt's Module.symvers).
  * cond_resched_tasks_rcu_qs() and rcu_all_qs() do not help: the former
  * only reports to Tasks RCU, the latter is neither exported nor built on
  * PREEMPT_RCU kernels, which all four targets are.
  */
-#if OSN_KERNEL_FROM(6, 12, 0) || \
-	OSN_DEBIAN_KERNEL_RANGE(6, 1, 56, OSN_DEBIAN_ABI_MAX)
+#if OSN_KERNEL_FROM(6, 12, 0) || OSN_KERNEL_RANGE(6, 1, 188, 6, 2, 0)
 # define osn_rcu_momentary_qs()		rcu_momentary_eqs()
 #else
 # define osn_rcu_momentary_qs()		rcu_momentary_dyntick_idle()
