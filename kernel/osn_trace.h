@@ -44,6 +44,14 @@ struct osn_sample {
 	u64	min_gap;	/* ns, smallest gap between two reads */
 };
 
+/*
+ * Probes call trace_<event>() directly: its static branch is the only
+ * check needed.  (A copy that read the static key's count first worked
+ * around multi-threaded TCG running stale code while a jump label was
+ * patched; the VM bench runs single-threaded TCG since, see
+ * tests/vm/run-kernel.sh, and real CPUs never needed it.)
+ */
+
 /* Availability in percent, integer and 5-decimal parts (upstream's). */
 #define osn_avail_int(rt, noise)	((rt) ? ((rt) - (noise)) * 100 / (rt) : 0)
 #define osn_avail_frac(rt, noise)	\
