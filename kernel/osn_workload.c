@@ -48,8 +48,17 @@ static void osn_report_rcu_qs(bool irqs_off)
 		local_irq_enable();
 }
 
-/* The sampling window: runtime_ns of back-to-back guarded clock reads. */
-static void osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
+/*
+ * The sampling window: runtime_ns of back-to-back guarded clock reads.
+ *
+ * Aligned so that the loop never straddles a page boundary, whatever the
+ * link order puts before it (module text is page-aligned): under QEMU TCG
+ * a translated block cannot chain to one on another page, and a loop cut
+ * by one ran ~30% slower per iteration (make bench: 172 -> 226 ns) with
+ * identical code.  The function is well under 1 KiB.
+ */
+static noinline __aligned(1024) void
+osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 {
 	bool irqs_off = test_bit(OSN_OPTION_IRQ_DISABLE, &cfg->options);
 	bool preempt_off = test_bit(OSN_OPTION_PREEMPT_DISABLE, &cfg->options);

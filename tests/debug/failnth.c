@@ -8,6 +8,8 @@
  *   osn-failnth N write PATH STRING      open(PATH), then write(STRING)
  *   osn-failnth N mkdir PATH             mkdir(PATH)
  *   osn-failnth N rmdir PATH             rmdir(PATH)
+ *   osn-failnth 0 count OP ARGS...       do OP with no failure, and print
+ *                                        how many allocations it made
  *
  * Only the one system call counts: the file is opened (and this program
  * started) before fail-nth is armed, and it is disarmed right after.
@@ -28,6 +30,9 @@
 
 static int fail_nth_fd = -1;
 
+/* Armed this far, fail-nth counts calls without ever failing one. */
+#define OSN_COUNT_FROM	1000000000UL
+
 static void arm(unsigned long n)
 {
 	char buf[32];
@@ -39,24 +44,25 @@ static void arm(unsigned long n)
 	}
 }
 
-/* 1 if the armed failure was injected; disarms it either way. */
-static int disarm(unsigned long n)
+/* What is left of the count (0: the failure was injected); disarms it. */
+static unsigned long disarm(unsigned long n)
 {
 	char buf[32] = "";
 	ssize_t len;
 
 	if (!n)
-		return 0;
+		return 1;
 	len = pread(fail_nth_fd, buf, sizeof(buf) - 1, 0);
 	if (write(fail_nth_fd, "0", 1) != 1)
 		perror("osn-failnth: reset fail-nth");
-	return len > 0 && atol(buf) == 0;
+	return len > 0 ? strtoul(buf, NULL, 10) : 1;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long n;
-	int fd = -1, rc, err, injected;
+	int fd = -1, rc, err, counting = 0;
+	unsigned long left;
 	const char *op;
 
 	if (argc < 4) {
@@ -65,6 +71,14 @@ int main(int argc, char **argv)
 	}
 	n = strtoul(argv[1], NULL, 10);
 	op = argv[2];
+	/* count: arm far away, so that nothing fails, and read back. */
+	if (!strcmp(op, "count") && argc >= 5) {
+		counting = 1;
+		n = OSN_COUNT_FROM;
+		argv++;
+		argc--;
+		op = argv[2];
+	}
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (fail_nth_fd < 0) {
 		perror("osn-failnth: /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION?)");
@@ -92,9 +106,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	err = rc ? errno : 0;
-	injected = disarm(n);
+	left = disarm(n);
 
-	printf("rc=%d errno=%s injected=%d\n", rc, err ? strerrorname_np(err) : "0",
-	       injected);
+	if (counting)
+		printf("rc=%d errno=%s allocations=%lu\n", rc,
+		       err ? strerrorname_np(err) : "0", OSN_COUNT_FROM - left);
+	else
+		printf("rc=%d errno=%s injected=%d\n", rc,
+		       err ? strerrorname_np(err) : "0", left == 0);
 	return rc ? 1 : 0;
 }

@@ -25,27 +25,44 @@ done
 echo N >$D/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$D/fail_page_alloc/min-order
 on_exit "echo Y >$D/failslab/ignore-gfp-wait; echo Y >$D/fail_page_alloc/ignore-gfp-wait"
-MAXN=${OSN_FAULT_MAXN:-600}
 P=/sys/module/osn/parameters
 bad=0
 
-# try OP CLEAN_CHECK UNDO -- FAILNTH_ARGS...: the loop over N.  CLEAN_CHECK
-# (a shell command) must hold after each failed attempt; UNDO (a shell
-# command) undoes a successful one.  Prints the operation's table row.
+# count ARGS...: how many allocations the operation makes (fail-nth armed
+# far away, then read back), or 0; the operation is done for real.
+count_allocs() {
+	out=$(osn-failnth 0 count "$@" 2>&1) || return 1
+	event_field "$out" allocations
+}
+
+# try OP CLEAN_CHECK UNDO -- FAILNTH_ARGS...: fail the Nth allocation of the
+# operation, for N = 1 .. K (K: its allocations, counted by a dry run).
+# Every N when K <= 2 * EDGE; else every N of the first and last EDGE (the
+# caller's own setup, and the end: a module's init, the work it queues)
+# and every STRIDE-th between.  CLEAN_CHECK (a shell command) must hold
+# after each failed attempt; UNDO (a shell command) undoes a successful
+# one.  Prints the operation's table row.
+EDGE=${OSN_FAULT_EDGE:-40}
 try() {
 	op=$1 clean=$2 undo=$3
 	shift 4
-	n=1 nfail=0 errs= notclean=0
-	while [ $n -le "$MAXN" ]; do
+	k=$(count_allocs "$@") || fail "$op: the dry run failed"
+	eval "$undo" || fail "$op: cannot undo the dry run"
+	[ "${k:-0}" -gt 0 ] || fail "$op: the dry run counted no allocation"
+	stride=1
+	[ "$k" -le $((2 * EDGE)) ] || stride=$(((k - 2 * EDGE) / 40 + 1))
+	n=1 tried=0 nfail=0 nok=0 errs= notclean=0
+	while [ $n -le "$k" ]; do
 		out=$(osn-failnth $n "$@" 2>&1)
 		rc=$?
 		[ $rc = 2 ] && fail "$op: osn-failnth: $out"
-		inj=$(event_field "$out" injected)
+		tried=$((tried + 1))
 		if [ $rc = 0 ]; then
+			nok=$((nok + 1))
 			eval "$undo" || fail "$op: cannot undo the successful attempt at N=$n"
-			[ "$inj" = 0 ] && break
 		else
-			[ "$inj" = 1 ] || fail "$op: failed at N=$n with no failure injected: $out"
+			[ "$(event_field "$out" injected)" = 1 ] ||
+				fail "$op: failed at N=$n with no failure injected: $out"
 			nfail=$((nfail + 1))
 			e=$(event_field "$out" errno)
 			case " $errs " in *" $e "*) ;; *) errs="$errs $e" ;; esac
@@ -54,13 +71,16 @@ try() {
 				notclean=$((notclean + 1))
 			fi
 		fi
-		n=$((n + 1))
+		if [ $n -lt "$EDGE" ] || [ $n -ge $((k - EDGE)) ]; then
+			n=$((n + 1))
+		else
+			n=$((n + stride))
+		fi
 	done
-	[ $n -le "$MAXN" ] || fail "$op: still failing at N=$MAXN"
 	# The operation works again without injection.
 	out=$(osn-failnth 0 "$@" 2>&1) || fail "$op: fails without injection: $out"
 	eval "$undo" || fail "$op: cannot undo"
-	echo "OSN-FAULT op=$op allocations=$((n - 1)) failed=$nfail errors=${errs# } succeeded_with_failure=$(($n - 1 - nfail)) not_clean=$notclean"
+	echo "OSN-FAULT op=$op allocations=$k tried=$tried failed=$nfail errors=${errs# } succeeded_anyway=$nok not_clean=$notclean"
 	[ $notclean = 0 ] || bad=$((bad + 1))
 }
 
