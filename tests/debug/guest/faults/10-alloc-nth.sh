@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 1500
+# timeout: 2400
 # Allocation failures (debug kernel, CONFIG_FAULT_INJECTION): each
 # operation a user does to osn is run with its Nth memory allocation
 # failing (osn-failnth: /proc/thread-self/fail-nth, counting slab and page
@@ -37,12 +37,14 @@ count_allocs() {
 
 # try OP CLEAN_CHECK UNDO -- FAILNTH_ARGS...: fail the Nth allocation of the
 # operation, for N = 1 .. K (K: its allocations, counted by a dry run).
-# Every N when K <= 2 * EDGE; else every N of the first and last EDGE (the
-# caller's own setup, and the end: a module's init, the work it queues)
-# and every STRIDE-th between.  CLEAN_CHECK (a shell command) must hold
+# Every N when K <= 3 * EDGE; else every N of the first and last EDGE (the
+# syscall's own setup, and the end: a module's init, the work it queues)
+# and EDGE evenly spaced between: under KASAN and TCG one attempt takes
+# seconds, and the kernel's allocations in the middle (the loader's, the
+# ring buffer's) are not osn's.  CLEAN_CHECK (a shell command) must hold
 # after each failed attempt; UNDO (a shell command) undoes a successful
 # one.  Prints the operation's table row.
-EDGE=${OSN_FAULT_EDGE:-40}
+EDGE=${OSN_FAULT_EDGE:-16}
 try() {
 	op=$1 clean=$2 undo=$3
 	shift 4
@@ -50,7 +52,7 @@ try() {
 	eval "$undo" || fail "$op: cannot undo the dry run"
 	[ "${k:-0}" -gt 0 ] || fail "$op: the dry run counted no allocation"
 	stride=1
-	[ "$k" -le $((2 * EDGE)) ] || stride=$(((k - 2 * EDGE) / 40 + 1))
+	[ "$k" -le $((3 * EDGE)) ] || stride=$(((k - 2 * EDGE) / EDGE + 1))
 	n=1 tried=0 nfail=0 nok=0 errs= notclean=0
 	while [ $n -le "$k" ]; do
 		out=$(osn-failnth $n "$@" 2>&1)
