@@ -22,7 +22,8 @@ FF=/sys/kernel/debug/fail_function
 # arm FUNC NTH: FUNC's NTH call (counting from now) returns -ENOMEM.
 arm() {
 	echo "$1" >$FF/inject || fail "fail_function refuses $1 (not in the error-injection list?)"
-	echo -12 >$FF/$1/retval
+	# retval is read as an unsigned hex number: -ENOMEM in two's complement.
+	echo 0xfffffffffffffff4 >$FF/$1/retval || fail "cannot set the retval of $1"
 	echo 100 >$FF/probability
 	echo "$2" >$FF/interval
 	echo 1 >$FF/times
