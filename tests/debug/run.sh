@@ -30,6 +30,8 @@ gcc -Wall -Wextra -Werror -O2 -o "$OSN_BUILD/debug/osn-failnth" "$OSN_ROOT/tests
 export OSN_VM_MEM=${OSN_VM_MEM:-2048}
 export OSN_GUEST_DIR=debug/guest
 export OSN_VM_BINS="${OSN_VM_BINS:-} $OSN_BUILD/debug/osn-failnth"
+# Tests run 3-10 times slower under KASAN and lockdep: scale their limits.
+export OSN_VM_ENV="${OSN_VM_ENV:-} OSN_TIMEOUT_SCALE=${OSN_TIMEOUT_SCALE:-5}"
 # Everything runs several times slower under KASAN and lockdep.
 export OSN_VM_TIMEOUT=${OSN_VM_TIMEOUT:-10800}
 rc=0

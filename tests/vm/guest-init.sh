@@ -147,6 +147,8 @@ run_test() {	# $1: script, $2: reported name
 		sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' |
 		head -n 1)
 	[ -n "$limit" ] || limit=$OSN_DEFAULT_TIMEOUT
+	# A slow kernel (the debug kernel: KASAN, lockdep) scales every limit.
+	limit=$((limit * ${OSN_TIMEOUT_SCALE:-1}))
 	echo "OSN-TEST-BEGIN $name timeout=${limit}s"
 
 	inst_before=$(instances)
