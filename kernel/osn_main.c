@@ -104,18 +104,26 @@ static void osn_request_restart(void)
 /* ---- per-CPU start/stop, called by the hotplug state ---- */
 
 /*
- * Listed for fail_function (ALLOW_ERROR_INJECTION): the debug kernel's
- * tests make it fail as a failed kthread creation would, from the worker
- * and CPU hotplug threads that a writer's fail-nth cannot reach
- * (tests/debug/guest/faults/).  A list entry; no cost otherwise.
+ * The workload thread of a CPU, not started yet.  Listed for fail_function
+ * (ALLOW_ERROR_INJECTION): the debug kernel's tests make it fail as a
+ * failed kthread creation would, from the worker and CPU hotplug threads
+ * that a writer's fail-nth cannot reach (tests/debug/guest/faults/).  A
+ * list entry; no cost otherwise.
  */
-static noinline int osn_workload_start(unsigned int cpu)
+static noinline struct task_struct *osn_workload_create(struct osn_cpu *oc,
+							 unsigned int cpu)
+{
+	return osn_kthread_create_on_cpu(osn_workload_fn, oc, cpu,
+					 OSN_THREAD_PREFIX "%u");
+}
+ALLOW_ERROR_INJECTION(osn_workload_create, ERRNO);
+
+static int osn_workload_start(unsigned int cpu)
 {
 	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
 	struct task_struct *t;
 
-	t = osn_kthread_create_on_cpu(osn_workload_fn, oc, cpu,
-				      OSN_THREAD_PREFIX "%u");
+	t = osn_workload_create(oc, cpu);
 	if (IS_ERR(t)) {
 		pr_warn("cannot start the workload of CPU %u: %ld\n",
 			cpu, PTR_ERR(t));
@@ -128,8 +136,6 @@ static noinline int osn_workload_start(unsigned int cpu)
 	wake_up_process(t);
 	return 0;
 }
-
-ALLOW_ERROR_INJECTION(osn_workload_start, ERRNO);
 
 static int osn_cpu_online(unsigned int cpu)
 {

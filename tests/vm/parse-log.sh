@@ -62,7 +62,8 @@ function bad(s,   m) {
 	if (m ~ /blocked for more than [0-9]+ seconds/) return 1
 	if (m ~ /hung_task/) return 1
 	if (m ~ /possible circular locking|inconsistent lock state|possible recursive locking/) return 1
-	if (m ~ /lockdep|DEBUG_LOCKS_WARN_ON/) return 1
+	# (the boot banner of a lockdep kernel is not a report)
+	if (m ~ /lockdep|DEBUG_LOCKS_WARN_ON/ && m !~ /^rcu:[ \t]*RCU lockdep checking is enabled/) return 1
 	if (m ~ /Call Trace:/) return 1
 	if (m ~ /rcu.*detected stall|self-detected stall/) return 1
 	if (m ~ /hard LOCKUP/) return 1

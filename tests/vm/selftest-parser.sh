@@ -72,6 +72,7 @@ check "innocent lines pass" "$(with_dmesg \
 	'[   20.300000] osn: warning threshold 10 us, BUG-free since boot' \
 	'[   20.400000] ACPI Warning: something in firmware' \
 	'[   20.500000] osn_inject: loading out-of-tree module taints kernel.' \
+	'[   20.550000] rcu: 	RCU lockdep checking is enabled.' \
 	'[   20.600000] random: crng init done')" 0 "pass=4 fail=0 skip=0 status=ok"
 
 n=0

@@ -6,7 +6,7 @@
 #  - osn_probes_hook() failing: the start fails, start_error says why,
 #    dmesg says how to retry, no thread runs, osn top says it could not
 #    start; disabling and re-enabling works.
-#  - osn_workload_start() failing for the Nth CPU of the start (the
+#  - osn_workload_create() failing for the Nth CPU of the start (the
 #    kthread could not be created): the whole start fails the same way.
 #  - the same for a CPU coming back online while osn runs: the CPU comes
 #    online without its workload (failing the CPU would be worse), dmesg
@@ -56,8 +56,8 @@ start_fails() {	# FUNC NTH
 	echo "OSN-FAULT op=start fails=$1#$2 outcome=start_error=-12,no-thread,re-enable-works"
 }
 start_fails osn_probes_hook 1
-start_fails osn_workload_start 1
-start_fails osn_workload_start 2
+start_fails osn_workload_create 1
+start_fails osn_workload_create 2
 
 # osn top says why it measures nothing.
 require_bin osn
@@ -75,14 +75,14 @@ echo 0 >/sys/devices/system/cpu/cpu1/online || fail "cannot offline CPU 1"
 on_exit "echo 1 >/sys/devices/system/cpu/cpu1/online"
 wait_for 10 eng_nthreads_is 1 || fail "CPU 1's thread did not stop"
 dmesg_mark
-arm osn_workload_start 1
+arm osn_workload_create 1
 echo 1 >/sys/devices/system/cpu/cpu1/online || fail "CPU 1 did not come online with osn failing"
 disarm
 dmesg_since | grep -q "osn: cannot start the workload of CPU 1: -12" ||
 	fail "dmesg does not say CPU 1's workload failed"
 assert_eq "$(osn_nthreads)" 1 "threads (CPU 1 without its workload)"
 osn_threads | grep -qx osn/0 || fail "CPU 0's thread is gone"
-echo "OSN-FAULT op=hotplug fails=osn_workload_start#1 outcome=cpu-online,no-thread-on-it,dmesg"
+echo "OSN-FAULT op=hotplug fails=osn_workload_create#1 outcome=cpu-online,no-thread-on-it,dmesg"
 # The next disable/enable brings it back.
 echo 0 >"$inst/events/osn/sample/enable"
 echo 1 >"$inst/events/osn/sample/enable"
