@@ -214,17 +214,29 @@ static int pick_cpus(struct osn_tool *t)
  * What the kernel does not let osn see (the module's read-only
  * "unmeasured"): shown in the header, since that time counts as hardware.
  */
-static void read_unmeasured(struct osn_tool *t)
+/*
+ * One read-only report of the module (OSN_PARAM_DIR/name), its first line
+ * without the newline; "" when it cannot be read.
+ */
+static void read_report(const char *name, char *buf, size_t len)
 {
-	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_PARAM_UNMEASURED, "r");
+	char path[256];
+	FILE *f;
 
-	t->unmeasured[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", OSN_PARAM_DIR, name);
+	buf[0] = '\0';
+	f = fopen(path, "r");
 	if (!f)
 		return;
-	if (!fgets(t->unmeasured, sizeof(t->unmeasured), f))
-		t->unmeasured[0] = '\0';
-	t->unmeasured[strcspn(t->unmeasured, "\n")] = '\0';
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+static void read_unmeasured(struct osn_tool *t)
+{
+	read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
 }
 
 static void check_options_knob(void)
@@ -789,15 +801,10 @@ static void read_last(struct osn_tool *t)
  */
 static int read_start_error(void)
 {
-	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_PARAM_START_ERROR, "r");
-	int err = 0;
+	char buf[32];
 
-	if (!f)
-		return 0;
-	if (fscanf(f, "%d", &err) != 1)
-		err = 0;
-	fclose(f);
-	return err;
+	read_report(OSN_PARAM_START_ERROR, buf, sizeof(buf));
+	return atoi(buf);
 }
 
 static void warn_no_samples(const struct osn_tool *t)
