@@ -132,20 +132,120 @@ TEST(khist_parse_variants)
 
 TEST(percentiles)
 {
-	struct osn_kbucket b[] = {
-		{ 0, 90, 0 }, { 1000, 9, 0 }, { 2000, 1, 0 },
-	};
+	struct osn_khist kh = { .bucket_ns = 1000 };
+	struct osn_hist h;
+	int cpu = 0;
 
-	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 500), 1000);
-	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 900), 1000);	/* rank 90 */
-	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 990), 2000);	/* rank 99 */
-	CHECK_EQ(osn_bucket_percentile(b, 3, 1000, 999), 3000);	/* rank 100 */
-	CHECK_EQ(osn_bucket_percentile(b, 0, 1000, 500), 0);	/* empty */
-	{
-		struct osn_kbucket one[] = { { 7000, 1, 0 } };
+	/* 90 in [0, 1000), 9 in [1000, 2000), 1 in [2000, 3000), no sums */
+	osn_khist_add(&kh, 0, 0, 90, 0);
+	osn_khist_add(&kh, 0, 1000, 9, 0);
+	osn_khist_add(&kh, 0, 2000, 1, 0);
+	CHECK_EQ(osn_hist_build(&h, &kh, 256, &cpu, 1, NULL), 0);
+	CHECK_EQ(h.pct_res_ns, 0);
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1000);
+	CHECK(!h.cpus[0].pct_exact[OSN_P50]);
+	CHECK_EQ(h.cpus[0].pct[OSN_P90], 1000);		/* rank 90 */
+	CHECK_EQ(h.cpus[0].pct[OSN_P99], 2000);		/* rank 99 */
+	CHECK_EQ(h.cpus[0].pct[OSN_P999], 2999);	/* rank 100, capped */
+	CHECK(!h.cpus[0].pct_exact[OSN_P999]);		/* max is not known */
+	osn_hist_free(&h);
+	osn_khist_free(&kh);
+}
 
-		CHECK_EQ(osn_bucket_percentile(one, 1, 1000, 500), 8000);
-	}
+/*
+ * The case of the issue: -b 10 and every sample between 1 and 2 us.  The
+ * display table alone says p50 < 10 us; the fine one (100 ns) says 1.5.
+ */
+TEST(percentiles_fine)
+{
+	struct osn_khist kh = { .bucket_ns = 10000, .have_sum = true };
+	struct osn_khist fine = { .bucket_ns = 100, .have_sum = true };
+	struct osn_exact x = { .samples = 101, .min = 1201, .max = 45000 };
+	struct osn_hist h;
+	int cpu = 0;
+
+	/* 100 samples of [1.2, 2.2) us, 10 per 100 ns; one of 45 us */
+	osn_khist_add(&kh, 0, 0, 100, 100 * 1700);
+	osn_khist_add(&kh, 0, 40000, 1, 45000);
+	for (uint64_t lo = 1200; lo < 2200; lo += 100)
+		osn_khist_add(&fine, 0, lo, 10, 10 * (lo + 50));
+	osn_khist_add(&fine, 0, 45000, 1, 45000);
+
+	CHECK_EQ(osn_hist_build(&h, &kh, 12, &cpu, 1, &x), 0);
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 10000);	/* the bucket's edge */
+	CHECK(!h.cpus[0].pct_exact[OSN_P50]);
+	CHECK_EQ(h.cpus[0].pct[OSN_P999], 45000);	/* the max itself */
+	CHECK(h.cpus[0].pct_exact[OSN_P999]);
+	osn_hist_free(&h);
+
+	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
+	CHECK_EQ(h.pct_res_ns, 100);
+	/* rank 51: the 1st of [1.7, 1.8) */
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1800);
+	CHECK(h.cpus[0].pct_exact[OSN_P50]);
+	CHECK_EQ(h.cpus[0].pct[OSN_P90], 2200);		/* rank 91 */
+	CHECK_EQ(h.cpus[0].pct[OSN_P99], 2200);		/* rank 100 */
+	CHECK(h.cpus[0].pct_exact[OSN_P99]);
+	CHECK_EQ(h.cpus[0].pct[OSN_P999], 45000);
+	osn_hist_free(&h);
+
+	/* the fine table lost samples of the first bucket: its edge again */
+	osn_khist_free(&fine);
+	fine = (struct osn_khist){ .bucket_ns = 100, .have_sum = true };
+	osn_khist_add(&fine, 0, 1200, 60, 60 * 1250);
+	osn_khist_add(&fine, 0, 45000, 1, 45000);
+	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 10000);
+	CHECK(!h.cpus[0].pct_exact[OSN_P50]);
+	osn_hist_free(&h);
+
+	/* fine buckets that do not divide the display ones are not used */
+	fine.bucket_ns = 300;
+	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
+	CHECK_EQ(h.pct_res_ns, 0);
+	CHECK(!h.cpus[0].pct_exact[OSN_P50]);
+	osn_hist_free(&h);
+	osn_khist_free(&fine);
+	osn_khist_free(&kh);
+}
+
+/* Two triggers on one event: each table read on its own. */
+TEST(khist_parse_keys)
+{
+	static const char *two =
+		"# event histogram\n"
+		"#\n"
+		"# trigger info: hist:keys=cpu,duration.buckets=1000:vals=hitcount,duration:sort=hitcount:size=2048 [active]\n"
+		"#\n"
+		"{ cpu:          0, duration: ~ 1000-1999 } hitcount:          3  duration:       4500\n"
+		"\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n"
+		"\n# event histogram\n"
+		"#\n"
+		"# trigger info: hist:keys=duration.buckets=10,cpu:vals=hitcount,duration:sort=hitcount:size=8192 [active]\n"
+		"#\n"
+		"{ duration: ~ 1400-1409, cpu:          0 } hitcount:          1  duration:       1401\n"
+		"{ duration: ~ 1500-1509, cpu:          0 } hitcount:          2  duration:       3001\n"
+		"\nTotals:\n    Hits: 3\n    Entries: 2\n    Dropped: 7\n";
+	struct osn_khist kh;
+	const struct osn_khist_cpu *c;
+
+	CHECK_EQ(osn_khist_parse_keys(two, 1000, "cpu,", &kh), 0);
+	c = osn_khist_find(&kh, 0);
+	CHECK(c != NULL);
+	CHECK_EQ(c->n, 1);
+	CHECK_EQ(c->b[0].lo, 1000);
+	CHECK_EQ(kh.dropped, 0);
+	osn_khist_free(&kh);
+
+	CHECK_EQ(osn_khist_parse_keys(two, 10, "duration", &kh), 0);
+	c = osn_khist_find(&kh, 0);
+	CHECK(c != NULL);
+	CHECK_EQ(c->n, 2);
+	CHECK_EQ(c->b[1].lo, 1500);
+	CHECK_EQ(c->b[1].count, 2);
+	CHECK_EQ(kh.dropped, 7);
+	CHECK(kh.have_sum);
+	osn_khist_free(&kh);
 }
 
 TEST(hist_build_exact)
@@ -275,6 +375,8 @@ int main(int argc, char **argv)
 	RUN(khist_parse);
 	RUN(khist_parse_variants);
 	RUN(percentiles);
+	RUN(percentiles_fine);
+	RUN(khist_parse_keys);
 	RUN(hist_build_exact);
 	RUN(hist_build_inexact);
 	RUN(exact_samples);

@@ -10,6 +10,13 @@
  * average; the osn:sample events (one per CPU per period) give the exact
  * min and max (min_sample, max_sample).
  *
+ * The percentiles come from a second trigger on the same event, with
+ * buckets 100 times finer (OSN_PCT_FINE, 10 ns at the default -b 1):
+ *     hist:keys=duration.buckets=B/100,cpu:vals=hitcount,duration
+ * (keys in the other order, so that the kernel does not take it for the
+ * first one), read back from the same hist file; the display buckets
+ * stay what -b asks for.  See osn_hist_build_fine().
+ *
  * Kernels built without CONFIG_HIST_TRIGGERS (Debian's 5.10) have no hist
  * file: there the same table is built in the tool from every
  * osn:sample_threshold event of the instance, read once a second, with
@@ -23,12 +30,18 @@
 #include "osn.h"
 #include "tool.h"
 
+/* fine buckets for the percentiles: the display bucket / OSN_PCT_FINE */
+#define OSN_PCT_FINE	100
+
 struct hist {
 	struct osn_exact *exact;	/* indexed by cpu */
 	char trigger[256];
 	bool trigger_set;
+	char fine_trigger[256];
+	bool fine_set;
 	bool in_tool;			/* no hist triggers: kh built here */
 	struct osn_khist kh;
+	struct osn_khist fine;		/* percentiles: finer buckets */
 	struct osn_hist h;
 	bool have_h;
 };
@@ -45,6 +58,9 @@ static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
 		h->kh.hits++;
 		if (osn_khist_add(&h->kh, ev->cpu, d - d % h->kh.bucket_ns, 1, d))
 			h->kh.dropped++;
+		if (osn_khist_add(&h->fine, ev->cpu,
+				  d - d % h->fine.bucket_ns, 1, d))
+			h->fine.dropped++;
 	}
 }
 
@@ -56,6 +72,8 @@ static int hist_start_in_tool(struct osn_tool *t, struct hist *h)
 	h->in_tool = true;
 	h->kh.bucket_ns = t->p->bucket_us * 1000;
 	h->kh.have_sum = true;
+	h->fine.bucket_ns = h->kh.bucket_ns / OSN_PCT_FINE;
+	h->fine.have_sum = true;
 	t->read_often = true;
 	osn_warn("this kernel has no hist triggers (CONFIG_HIST_TRIGGERS): the histogram is built by osn from every %s event, read once a second",
 		 OSN_EV_SAMPLE_THRESHOLD);
@@ -70,6 +88,46 @@ static unsigned map_size(const struct osn_tool *t)
 	while (size < want && size < 131072)
 		size *= 2;
 	return size;
+}
+
+/*
+ * The fine table: one entry per occupied fine bucket and CPU, so its
+ * size follows the spread of the samples, not -E; when it is full the
+ * percentiles of the buckets it missed keep the display resolution.
+ */
+static unsigned fine_map_size(const struct osn_tool *t)
+{
+	uint64_t want = (uint64_t)t->ncpus * 4096;
+	unsigned size = 8192;
+
+	while (size < want && size < 65536)
+		size *= 2;
+	return size;
+}
+
+/* Best effort: without it the percentiles are the display buckets' edges. */
+static void hist_start_fine(struct osn_tool *t, struct hist *h)
+{
+	unsigned long long fns = t->p->bucket_us * 1000 / OSN_PCT_FINE;
+	unsigned size = fine_map_size(t);
+
+	snprintf(h->fine_trigger, sizeof(h->fine_trigger),
+		 "hist:keys=%s.buckets=%llu,cpu:vals=hitcount,%s:size=%u",
+		 OSN_F_DURATION, fns, OSN_F_DURATION, size);
+	if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
+			      OSN_EV_SAMPLE_THRESHOLD, h->fine_trigger)) {
+		snprintf(h->fine_trigger, sizeof(h->fine_trigger),
+			 "hist:keys=%s.buckets=%llu,cpu:size=%u",
+			 OSN_F_DURATION, fns, size);
+		if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
+				      OSN_EV_SAMPLE_THRESHOLD,
+				      h->fine_trigger)) {
+			osn_debug("percentiles at the display buckets: %s",
+				  osn_last_err());
+			return;
+		}
+	}
+	h->fine_set = true;
 }
 
 static int hist_init(struct osn_tool *t)
@@ -103,6 +161,7 @@ static int hist_start(struct osn_tool *t)
 	if (!osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
 			       OSN_EV_SAMPLE_THRESHOLD, h->trigger)) {
 		h->trigger_set = true;
+		hist_start_fine(t, h);
 		return 0;
 	}
 	osn_err_keep_first(first);
@@ -113,11 +172,16 @@ static int hist_start(struct osn_tool *t)
 			      OSN_EV_SAMPLE_THRESHOLD, h->trigger))
 		return osn_err("%s", first);	/* the first error says more */
 	h->trigger_set = true;
+	hist_start_fine(t, h);
 	return 0;
 }
 
-/* Turn the aggregated table into what osn hist prints; frees @kh. */
-static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh)
+/*
+ * Turn the aggregated tables into what osn hist prints; frees @kh and
+ * @fine (NULL: percentiles at the display buckets).
+ */
+static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh,
+		      struct osn_khist *fine)
 {
 	int ret = 0;
 
@@ -125,24 +189,29 @@ static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh)
 		osn_warn("the %s histogram was full: %llu samples dropped (use a larger -b)",
 			 h->in_tool ? "tool's" : "in-kernel",
 			 (unsigned long long)kh->dropped);
-	if (osn_hist_build(&h->h, kh, t->p->entries, t->cpus, t->ncpus,
-			   h->exact))
+	if (fine && fine->dropped)
+		osn_debug("the percentiles' fine table was full (%llu samples dropped): some percentiles are at the display buckets",
+			  (unsigned long long)fine->dropped);
+	if (osn_hist_build_fine(&h->h, kh, fine, t->p->entries, t->cpus,
+				t->ncpus, h->exact))
 		ret = osn_err("out of memory");
 	else
 		h->have_h = true;
 	osn_khist_free(kh);
+	if (fine)
+		osn_khist_free(fine);
 	return ret;
 }
 
 static int hist_finish(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
-	struct osn_khist kh;
+	struct osn_khist kh, fine;
 	char *text;
 	int ret;
 
 	if (h->in_tool) {
-		ret = hist_build(t, h, &h->kh);
+		ret = hist_build(t, h, &h->kh, &h->fine);
 		h->in_tool = false;	/* events after the end are not counted */
 		return ret;
 	}
@@ -155,15 +224,27 @@ static int hist_finish(struct osn_tool *t)
 			       OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
 	if (osn_debug_level > 1)
 		fprintf(stderr, "%s", text);
-	ret = osn_khist_parse(text, t->p->bucket_us * 1000, &kh);
+	ret = osn_khist_parse_keys(text, t->p->bucket_us * 1000, "cpu,", &kh);
+	if (!ret && h->fine_set &&
+	    osn_khist_parse_keys(text, t->p->bucket_us * 1000 / OSN_PCT_FINE,
+				 OSN_F_DURATION, &fine)) {
+		osn_debug("percentiles at the display buckets: %s",
+			  osn_last_err());
+		h->fine_set = false;
+	}
 	free(text);
 	if (ret)
 		return -1;
-	ret = hist_build(t, h, &kh);
+	ret = hist_build(t, h, &kh, h->fine_set ? &fine : NULL);
 	/* stop counting now */
 	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
 				 OSN_EV_SAMPLE_THRESHOLD, h->trigger);
 	h->trigger_set = false;
+	if (h->fine_set)
+		osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
+					 OSN_EV_SAMPLE_THRESHOLD,
+					 h->fine_trigger);
+	h->fine_set = false;
 	return ret;
 }
 
@@ -208,6 +289,7 @@ static void hist_destroy(struct osn_tool *t)
 	if (h->have_h)
 		osn_hist_free(&h->h);
 	osn_khist_free(&h->kh);
+	osn_khist_free(&h->fine);
 	free(h->exact);
 	free(h);
 	t->priv = NULL;

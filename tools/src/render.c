@@ -453,7 +453,8 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 					us3(buf, sizeof(buf), c->max, c->max_exact);
 					break;
 				default:
-					us3(buf, sizeof(buf), c->pct[row - 4], true);
+					us3(buf, sizeof(buf), c->pct[row - 4],
+					    c->pct_exact[row - 4]);
 				}
 				fprintf(f, "%9s ", buf);
 			}
@@ -475,10 +476,17 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 	json_head(&j, "osn hist", info);
 	osn_json_ku64(&j, "bucket_size_us", h->bucket_ns / 1000);
 	osn_json_ku64(&j, "entries", h->entries);
+	if (h->pct_res_ns) {
+		osn_json_kus(&j, "percentile_resolution_us", h->pct_res_ns);
+	} else {
+		osn_json_key(&j, "percentile_resolution_us");
+		osn_json_null(&j);
+	}
 	osn_json_key(&j, "cpus");
 	osn_json_arr_begin(&j);
 	for (size_t i = 0; i < h->ncpus; i++) {
 		const struct osn_hist_cpu *c = &h->cpus[i];
+		bool all = true;
 
 		osn_json_obj_begin(&j);
 		osn_json_ku64(&j, "cpu", c->cpu);
@@ -491,8 +499,11 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 			osn_json_kbool(&j, "avg_exact", c->avg_exact);
 			osn_json_kus(&j, "max", c->max);
 			osn_json_kbool(&j, "max_exact", c->max_exact);
-			for (int k = 0; k < OSN_NR_PCT; k++)
+			for (int k = 0; k < OSN_NR_PCT; k++) {
 				osn_json_kus(&j, osn_pct_names[k], c->pct[k]);
+				all &= c->pct_exact[k];
+			}
+			osn_json_kbool(&j, "percentiles_exact", all);
 		} else {
 			static const char *const nulls[] = {
 				"min", "avg", "max", "p50", "p90", "p99", "p99.9",

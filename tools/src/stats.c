@@ -241,10 +241,31 @@ static int parse_entry(const char *line, const char *eol, uint64_t bucket_ns,
 	return osn_khist_add(h, (int)cpu, lo, count, sum);
 }
 
+/* A "# trigger info: hist:keys=K..." line: does K begin with @keys? */
+static bool trigger_info_keys(const char *p, const char *keys)
+{
+	static const char info[] = "# trigger info:";
+	const char *k;
+
+	if (strncmp(p, info, strlen(info)))
+		return false;
+	k = skip_ws(p + strlen(info));
+	if (strncmp(k, "hist:keys=", 10))
+		return false;
+	return !strncmp(k + 10, keys, strlen(keys));
+}
+
 int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h)
+{
+	return osn_khist_parse_keys(text, bucket_ns, NULL, h);
+}
+
+int osn_khist_parse_keys(const char *text, uint64_t bucket_ns,
+			 const char *keys, struct osn_khist *h)
 {
 	const char *line = text;
 	bool sum_seen = false, any_line = false, all_sum = true;
+	bool mine = true;	/* in the table asked for */
 	int lineno = 0;
 
 	memset(h, 0, sizeof(*h));
@@ -259,6 +280,12 @@ int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h)
 			eol = line + strlen(line);
 		lineno++;
 		p = skip_ws(line);
+		if (keys && !strncmp(p, "# trigger info:", 15))
+			mine = trigger_info_keys(p, keys);
+		if (!mine) {
+			line = *eol ? eol + 1 : eol;
+			continue;
+		}
 		if (*p == '{') {
 			bool s = false;
 
@@ -302,35 +329,86 @@ void osn_exact_add_sample(struct osn_exact *x, const struct osn_event *ev)
 
 /* ---- display histogram ---------------------------------------------------- */
 
-uint64_t osn_bucket_percentile(const struct osn_kbucket *b, size_t n,
-			       uint64_t bucket_ns, unsigned permille)
-{
-	uint64_t total = 0, rank, cum = 0;
-
-	for (size_t i = 0; i < n; i++)
-		total += b[i].count;
-	if (!total)
-		return 0;
-	rank = (uint64_t)(((unsigned __int128)total * permille + 999) / 1000);
-	if (!rank)
-		rank = 1;
-	for (size_t i = 0; i < n; i++) {
-		cum += b[i].count;
-		if (cum >= rank)
-			return b[i].lo + bucket_ns;
-	}
-	return b[n - 1].lo + bucket_ns;
-}
-
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+/*
+ * The fine bucket of @fc that holds rank @r (counted from the first
+ * sample of the display bucket [lo, lo + bns), whose @count samples it
+ * must hold all of), or NULL.
+ */
+static const struct osn_kbucket *
+fine_rank(const struct osn_khist_cpu *fc, uint64_t lo, uint64_t bns,
+	  uint64_t count, uint64_t r)
+{
+	const struct osn_kbucket *hit = NULL;
+	uint64_t cum = 0;
+
+	for (size_t i = 0; fc && i < fc->n; i++) {
+		const struct osn_kbucket *f = &fc->b[i];
+
+		if (f->lo < lo || f->lo >= lo + bns)
+			continue;
+		cum += f->count;
+		if (!hit && cum >= r)
+			hit = f;
+	}
+	return cum == count ? hit : NULL;
+}
+
+/*
+ * Percentile @p of one CPU: the display bucket that holds the sample of
+ * rank ceil(p * count), then the value as exact as what is known of it.
+ */
+static void percentile(struct osn_hist_cpu *hc,
+		       const struct osn_khist_cpu *kc, uint64_t bns,
+		       bool have_sum, const struct osn_khist_cpu *fc,
+		       const struct osn_khist *fine, int p)
+{
+	uint64_t r = (uint64_t)(((unsigned __int128)hc->count *
+				 osn_pct_permille[p] + 999) / 1000);
+	uint64_t cum = 0, v = 0;
+	const struct osn_kbucket *b = NULL, *f;
+	bool exact = false;
+
+	if (!r)
+		r = 1;
+	for (size_t i = 0; i < kc->n && !b; i++) {
+		if (cum + kc->b[i].count >= r)
+			b = &kc->b[i];
+		else
+			cum += kc->b[i].count;
+	}
+	if (!b)		/* cannot be: count is the sum of the buckets */
+		b = &kc->b[kc->n - 1];
+	r -= cum;	/* rank inside the bucket */
+	v = b->lo + bns;
+	if (r == b->count && cum + r == hc->count && hc->max_exact) {
+		v = hc->max;
+		exact = true;
+	} else if (cum == 0 && r == 1 && hc->min_exact) {
+		v = hc->min;
+		exact = true;
+	} else if (b->count == 1 && have_sum) {
+		v = b->sum;
+		exact = true;
+	} else if (fine && (f = fine_rank(fc, b->lo, bns, b->count, r))) {
+		v = f->count == 1 && fine->have_sum ? f->sum :
+			f->lo + fine->bucket_ns;
+		exact = true;
+	}
+	hc->pct[p] = clamp_u64(v, hc->min, hc->max);
+	hc->pct_exact[p] = exact;
+}
+
 static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		      const struct osn_khist *kh, unsigned entries,
-		      const struct osn_exact *x)
+		      const struct osn_exact *x, const struct osn_khist *fine)
 {
+	const struct osn_khist_cpu *fc = fine ? osn_khist_find(fine, hc->cpu) :
+		NULL;
 	uint64_t bns = kh->bucket_ns, sum = 0;
 	const struct osn_kbucket *first = NULL, *last = NULL;
 
@@ -396,21 +474,28 @@ static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		hc->avg = hc->min;
 	if (hc->avg > hc->max)
 		hc->avg = hc->max;
-	/* percentiles */
-	for (int p = 0; p < OSN_NR_PCT; p++) {
-		uint64_t v = osn_bucket_percentile(kc->b, kc->n, bns,
-						   osn_pct_permille[p]);
-
-		hc->pct[p] = clamp_u64(v, hc->min, hc->max);
-	}
+	for (int p = 0; p < OSN_NR_PCT; p++)
+		percentile(hc, kc, bns, kh->have_sum, fc, fine, p);
 }
 
 int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
 		   const struct osn_exact *exact)
 {
+	return osn_hist_build_fine(out, kh, NULL, entries, cpus, ncpus, exact);
+}
+
+int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
+			const struct osn_khist *fine, unsigned entries,
+			const int *cpus, size_t ncpus,
+			const struct osn_exact *exact)
+{
 	memset(out, 0, sizeof(*out));
+	if (fine && (!fine->bucket_ns || !kh->bucket_ns ||
+		     kh->bucket_ns % fine->bucket_ns))
+		fine = NULL;	/* the buckets do not nest */
 	out->bucket_ns = kh->bucket_ns;
+	out->pct_res_ns = fine ? fine->bucket_ns : 0;
 	out->entries = entries;
 	out->cpus = calloc(ncpus ? ncpus : 1, sizeof(*out->cpus));
 	if (!out->cpus)
@@ -437,7 +522,8 @@ int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		}
 		if (hc->nrows > out->nrows)
 			out->nrows = hc->nrows;
-		build_cpu(hc, kc, kh, entries, exact ? &exact[cpus[i]] : NULL);
+		build_cpu(hc, kc, kh, entries, exact ? &exact[cpus[i]] : NULL,
+			  fine);
 	}
 	return 0;
 }

@@ -70,6 +70,13 @@ struct osn_khist {
  * such a histogram.
  */
 int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h);
+/*
+ * The same, for a hist file that holds several triggers' tables: only the
+ * table whose "# trigger info: hist:keys=" begins with @keys (e.g. "cpu,"
+ * or "duration") is read.  Text without trigger info lines is read whole.
+ */
+int osn_khist_parse_keys(const char *text, uint64_t bucket_ns,
+			 const char *keys, struct osn_khist *h);
 /* Adds one bucket (merging with an existing one). */
 int osn_khist_add(struct osn_khist *h, int cpu, uint64_t lo, uint64_t count,
 		  uint64_t sum);
@@ -98,10 +105,12 @@ struct osn_hist_cpu {
 	uint64_t min, max, avg;		/* ns */
 	bool min_exact, max_exact, avg_exact;
 	uint64_t pct[OSN_NR_PCT];	/* ns, upper bounds (see below) */
+	bool pct_exact[OSN_NR_PCT];	/* within pct_res_ns, not a bucket */
 };
 
 struct osn_hist {
 	uint64_t bucket_ns;
+	uint64_t pct_res_ns;		/* the fine table's bucket, or 0 */
 	unsigned entries;
 	unsigned nrows;			/* max of the CPUs' nrows */
 	struct osn_hist_cpu *cpus;
@@ -124,23 +133,31 @@ struct osn_hist {
  *    flagged inexact;
  *  - pXX is the upper edge of the bucket that holds the sample of rank
  *    ceil(XX% * count), capped to max (and not below min): "XX% of the
- *    samples were <= pXX".
+ *    samples were <= pXX", within one bucket (pct_exact false); the
+ *    value itself (pct_exact) when that sample is known: the min or the
+ *    max, or alone in its bucket with its sum.
  */
 int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
 		   const struct osn_exact *exact);
+/*
+ * The same, with the percentiles refined by @fine, a table of the same
+ * samples in finer buckets (fine->bucket_ns divides kh->bucket_ns; NULL
+ * for none): within the display bucket that holds the rank, the fine
+ * bucket that holds it gives pXX as its upper edge (pct_exact, within
+ * pct_res_ns = fine->bucket_ns), or its sum when it holds that one
+ * sample.  A display bucket whose fine buckets do not add up to its count
+ * (the fine table was full) keeps the display bucket's edge.
+ */
+int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
+			const struct osn_khist *fine, unsigned entries,
+			const int *cpus, size_t ncpus,
+			const struct osn_exact *exact);
 void osn_hist_free(struct osn_hist *h);
 /* Display bucket @b of @c (0 past its last non-empty row). */
 static inline uint64_t osn_hist_row(const struct osn_hist_cpu *c, unsigned b)
 {
 	return b < c->nrows ? c->rows[b] : 0;
 }
-
-/*
- * Percentile over sorted buckets (the helper of osn_hist_build): upper edge
- * of the bucket holding rank ceil(permille * total / 1000), in ns.
- */
-uint64_t osn_bucket_percentile(const struct osn_kbucket *b, size_t n,
-			       uint64_t bucket_ns, unsigned permille);
 
 #endif

@@ -17,6 +17,8 @@
 #define RING_EVENTS	16384
 #define TICK_NS		1000000000ULL	/* read, and refresh, once a second */
 #define MAX_READ_NS	(60 * TICK_NS)	/* hist: longest gap between reads */
+#define DRAIN_NS	10000000ULL	/* after -d: read every 10 ms ... */
+#define DRAIN_GRACE_NS	TICK_NS		/* ... for a period and 1 s at most */
 #define SAMPLE_BYTES	256		/* osn:sample in the buffer, rounded up */
 
 static uint64_t now_ns(void)
@@ -84,6 +86,11 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 		t->periods_seen++;
 	if (!t->collecting || !osn_cpuset_isset(&t->measured, ev->cpu))
 		return;
+	/* -d: a CPU's periods past the goal belong to no report */
+	if (t->period_goal && t->cpu_periods[ev->cpu] >= t->period_goal)
+		return;
+	if (ev->type == OSN_E_SAMPLE)
+		t->cpu_periods[ev->cpu]++;
 	t->ops->on_event(t, ev);
 }
 
@@ -704,9 +711,44 @@ static int warm_up(struct osn_tool *t)
 	return read_instance(t);
 }
 
+/*
+ * -d TIME covers ceil(TIME / period) periods of each measured CPU, the
+ * first ones to end once collection began: the count rtla shows for the
+ * same -d, whichever side of the deadline the last period ends (a period
+ * outlasts its runtime by the last clock read, and the workload may start
+ * a little after the collection).  0 without -d.
+ */
+static int set_period_goal(struct osn_tool *t)
+{
+	uint64_t d_us;
+
+	if (!t->p->duration_s || !t->p->period_us)
+		return 0;
+	d_us = t->p->duration_s > UINT64_MAX / 1000000ULL ? UINT64_MAX :
+		t->p->duration_s * 1000000ULL;
+	t->period_goal = d_us / t->p->period_us +
+			 (d_us % t->p->period_us != 0);
+	t->cpu_periods = calloc(t->nr_cpus, sizeof(*t->cpu_periods));
+	if (!t->cpu_periods)
+		return osn_err("out of memory");
+	return 0;
+}
+
+/* Every measured CPU reported its -d periods. */
+static bool period_goal_reached(const struct osn_tool *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncpus; i++)
+		if (t->cpu_periods[t->cpus[i]] < t->period_goal)
+			return false;
+	return true;
+}
+
 static int start_collecting(struct osn_tool *t)
 {
-	if (arm_stop(t) || (t->ops->start && t->ops->start(t)))
+	if (set_period_goal(t) || arm_stop(t) ||
+	    (t->ops->start && t->ops->start(t)))
 		return -1;
 	t->collecting = true;
 	t->t0_ns = now_ns();
@@ -728,21 +770,55 @@ static int collect_tick(struct osn_tool *t)
 }
 
 /*
+ * After the end of -d: read every DRAIN_NS until each measured CPU has
+ * reported its -d periods (set_period_goal()), for one period and
+ * DRAIN_GRACE_NS at most (a CPU whose thread cannot run reports nothing).
+ * Returns 1 when collection is over, 0 to go on, -1 on error.
+ */
+static int drain_periods(struct osn_tool *t, uint64_t now, uint64_t end,
+			 uint64_t *next_tick)
+{
+	uint64_t limit = end + t->p->period_us * 1000ULL + DRAIN_GRACE_NS;
+	size_t i;
+
+	if (read_instance(t))
+		return -1;
+	if (t->stopped || !t->period_goal || period_goal_reached(t))
+		return 1;
+	if (now < limit) {
+		*next_tick = now + DRAIN_NS;
+		return 0;
+	}
+	for (i = 0; i < t->ncpus; i++)
+		if (t->cpu_periods[t->cpus[i]] < t->period_goal)
+			osn_debug("CPU %d: %llu of the %llu periods of -d",
+				  t->cpus[i],
+				  (unsigned long long)t->cpu_periods[t->cpus[i]],
+				  (unsigned long long)t->period_goal);
+	return 1;
+}
+
+/*
  * Asleep until the next tick (read, refresh: once a second, or as seldom
  * as read_interval() allows), the end of -d, a signal or the stop watch.
  * A stop is also seen at the tick (the instance turned off, or osn:stop
- * read), as when there is no stop watch.
+ * read), as when there is no stop watch.  Past the end of -d, the periods
+ * still running are waited for (drain_periods()).
  */
 static int collect_loop(struct osn_tool *t)
 {
 	uint64_t next_tick = t->t0_ns + t->read_ns;
 	uint64_t end = osn_end_ns(t->t0_ns, t->p->duration_s);
 
+	bool draining = false;
+
 	while (!osn_interrupted) {
-		enum wake w = wait_until(osn_next_deadline(next_tick, end),
+		enum wake w = wait_until(draining ? next_tick :
+					 osn_next_deadline(next_tick, end),
 					 t->watch_fd);
 		bool over;
 		uint64_t now;
+		int r;
 
 		if (w == WAKE_SIGNAL)
 			break;
@@ -755,6 +831,13 @@ static int collect_loop(struct osn_tool *t)
 		over = end && now >= end;
 		if (tool_instance_off(t))
 			t->stopped = true;
+		if (over && !t->stopped) {
+			draining = true;
+			r = drain_periods(t, now, end, &next_tick);
+			if (r)
+				return r < 0 ? -1 : 0;
+			continue;
+		}
 		if (now >= next_tick || t->stopped || over) {
 			next_tick = osn_next_tick(next_tick, t->read_ns, now);
 			if (collect_tick(t))
@@ -891,6 +974,7 @@ static int tool_teardown(struct osn_tool *t, int ret)
 	}
 	ret = close_outputs(t, ret);
 	free(t->cpus);
+	free(t->cpu_periods);
 	if (t->ops->destroy)
 		t->ops->destroy(t);
 	return ret;

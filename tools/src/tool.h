@@ -85,6 +85,8 @@ struct osn_tool {
 	uint64_t lost;			/* ring buffer overruns/drops */
 	uint64_t missed;		/* records reported missing */
 	uint64_t periods_seen;
+	uint64_t period_goal;		/* -d: periods per CPU, or 0 */
+	uint64_t *cpu_periods;		/* counted, per CPU (with -d) */
 	uint64_t t0_ns;			/* collection began (CLOCK_MONOTONIC) */
 	uint64_t elapsed_s;
 	FILE *text;			/* stdout, or stderr with --json on stdout */
