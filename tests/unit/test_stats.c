@@ -229,7 +229,7 @@ TEST(khist_parse_keys)
 	struct osn_khist kh;
 	const struct osn_khist_cpu *c;
 
-	CHECK_EQ(osn_khist_parse_keys(two, 1000, "cpu,", &kh), 0);
+	CHECK_EQ(osn_khist_parse_keys(two, 1000, "!duration", &kh), 0);
 	c = osn_khist_find(&kh, 0);
 	CHECK(c != NULL);
 	CHECK_EQ(c->n, 1);

@@ -224,7 +224,8 @@ static int hist_finish(struct osn_tool *t)
 			       OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
 	if (osn_debug_level > 1)
 		fprintf(stderr, "%s", text);
-	ret = osn_khist_parse_keys(text, t->p->bucket_us * 1000, "cpu,", &kh);
+	ret = osn_khist_parse_keys(text, t->p->bucket_us * 1000,
+				   "!" OSN_F_DURATION, &kh);
 	if (!ret && h->fine_set &&
 	    osn_khist_parse_keys(text, t->p->bucket_us * 1000 / OSN_PCT_FINE,
 				 OSN_F_DURATION, &fine)) {

@@ -241,10 +241,14 @@ static int parse_entry(const char *line, const char *eol, uint64_t bucket_ns,
 	return osn_khist_add(h, (int)cpu, lo, count, sum);
 }
 
-/* A "# trigger info: hist:keys=K..." line: does K begin with @keys? */
+/*
+ * A "# trigger info: hist:keys=K..." line: does K begin with @keys (with a
+ * leading '!': not begin with the rest)?
+ */
 static bool trigger_info_keys(const char *p, const char *keys)
 {
 	static const char info[] = "# trigger info:";
+	bool neg = keys[0] == '!';
 	const char *k;
 
 	if (strncmp(p, info, strlen(info)))
@@ -252,7 +256,8 @@ static bool trigger_info_keys(const char *p, const char *keys)
 	k = skip_ws(p + strlen(info));
 	if (strncmp(k, "hist:keys=", 10))
 		return false;
-	return !strncmp(k + 10, keys, strlen(keys));
+	keys += neg;
+	return !strncmp(k + 10, keys, strlen(keys)) != neg;
 }
 
 int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h)

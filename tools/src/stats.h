@@ -72,8 +72,9 @@ struct osn_khist {
 int osn_khist_parse(const char *text, uint64_t bucket_ns, struct osn_khist *h);
 /*
  * The same, for a hist file that holds several triggers' tables: only the
- * table whose "# trigger info: hist:keys=" begins with @keys (e.g. "cpu,"
- * or "duration") is read.  Text without trigger info lines is read whole.
+ * tables whose "# trigger info: hist:keys=" begins with @keys (e.g.
+ * "duration"; "!duration": does not begin with it) are read.  Text
+ * without trigger info lines is read whole.
  */
 int osn_khist_parse_keys(const char *text, uint64_t bucket_ns,
 			 const char *keys, struct osn_khist *h);

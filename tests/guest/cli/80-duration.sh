@@ -1,0 +1,52 @@
+#!/bin/sh
+# timeout: 240
+# -d TIME covers ceil(TIME / period) periods of the measured CPU, as many
+# as TIME of runtime: osn top -d 3 reports 3 periods of 1 s (it reported 2
+# while it ended collecting before the last period's osn:sample), and
+# -d 2 with 250 ms periods 8.  Where the kernel has upstream osnoise
+# (the -rt kernels but 5.10-rt), rtla osnoise top -d 3 runs on the same
+# CPU and never reports more periods than osn.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 2
+require_bin jq
+cli_setup
+
+# periods_of JSON: "periods runtime_us" of CPU 1
+periods_of() {
+	cli_json "$1" '.cpus[] | select(.cpu == 1) | "\(.periods) \(.runtime)"'
+}
+
+"$OSN" top -c 1 -d 3 -q --json="$CLI_OUT/d3.json" >"$CLI_OUT/d3.txt" 2>&1 ||
+	{ cat "$CLI_OUT/d3.txt"; fail "osn top -d 3 failed"; }
+read -r n rt <<EOR
+$(periods_of "$CLI_OUT/d3.json")
+EOR
+info "osn top -d 3: $n periods, runtime $rt us"
+assert_eq "$n" 3 "periods of 1 s in -d 3"
+# each period runs for its runtime, and overshoots by one clock read
+cli_us_ge "$rt" 3000000000 || fail "runtime $rt us < 3 s"
+cli_us_ge "$rt" 3600000000 && fail "runtime $rt us > 3.6 s"
+grep -Eq '^ +1 #3 ' "$CLI_OUT/d3.txt" || fail "no '#3' in the text: $(cat "$CLI_OUT/d3.txt")"
+
+"$OSN" top -c 1 -p 250000 -r 200000 -d 2 -q --json="$CLI_OUT/d2.json" \
+	>"$CLI_OUT/d2.txt" 2>&1 || { cat "$CLI_OUT/d2.txt"; fail "osn top -d 2 failed"; }
+read -r n2 rt2 <<EOR
+$(periods_of "$CLI_OUT/d2.json")
+EOR
+info "osn top -p 250000 -r 200000 -d 2: $n2 periods, runtime $rt2 us"
+assert_eq "$n2" 8 "periods of 250 ms in -d 2"
+cli_us_ge "$rt2" 1600000000 || fail "runtime $rt2 us < 8 x 200 ms"
+
+if is_rt && command -v rtla >/dev/null 2>&1 &&
+   grep -qw osnoise "$TFS/available_tracers"; then
+	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
+	rtla osnoise top -c 1 -d 3 -q >"$CLI_OUT/rtla.txt" 2>&1 ||
+		{ cat "$CLI_OUT/rtla.txt"; fail "rtla osnoise top -d 3 failed"; }
+	rn=$(sed 's/\x1b\[[0-9;]*m//g' "$CLI_OUT/rtla.txt" |
+	     awk '$1 == "1" && $2 ~ /^#/ { sub("#", "", $2); print $2 }')
+	info "rtla osnoise top -d 3: ${rn:-no} periods; osn: $n"
+	[ -n "$rn" ] || fail "no CPU 1 row in rtla's output: $(cat "$CLI_OUT/rtla.txt")"
+	assert_le "$rn" "$n" "rtla's periods <= osn's"
+fi
+exit 0
