@@ -189,15 +189,20 @@ TEST(percentiles_fine)
 	CHECK_EQ(h.cpus[0].pct[OSN_P999], 45000);
 	osn_hist_free(&h);
 
-	/* the fine table lost samples of the first bucket: its edge again */
-	osn_khist_free(&fine);
-	fine = (struct osn_khist){ .bucket_ns = 100, .have_sum = true };
-	osn_khist_add(&fine, 0, 1200, 60, 60 * 1250);
-	osn_khist_add(&fine, 0, 45000, 1, 45000);
+	/* a fine table that missed a few samples still has the ranks */
+	osn_khist_add(&fine, 0, 2100, -3ULL, 0);
+	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1700);		/* rank 50 of 99 */
+	CHECK(h.cpus[0].pct_exact[OSN_P50]);
+	osn_hist_free(&h);
+
+	/* a fine table that dropped samples (full): the display edges */
+	fine.dropped = 1;
 	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
 	CHECK_EQ(h.cpus[0].pct[OSN_P50], 10000);
 	CHECK(!h.cpus[0].pct_exact[OSN_P50]);
 	osn_hist_free(&h);
+	fine.dropped = 0;
 
 	/* fine buckets that do not divide the display ones are not used */
 	fine.bucket_ns = 300;

@@ -340,66 +340,67 @@ static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 }
 
 /*
- * The fine bucket of @fc that holds rank @r (counted from the first
- * sample of the display bucket [lo, lo + bns), whose @count samples it
- * must hold all of), or NULL.
+ * The bucket of @b (@n of them, sorted) that holds the sample of rank
+ * ceil(@permille * total / 1000); @below gets the count before it.
  */
-static const struct osn_kbucket *
-fine_rank(const struct osn_khist_cpu *fc, uint64_t lo, uint64_t bns,
-	  uint64_t count, uint64_t r)
+static const struct osn_kbucket *rank_bucket(const struct osn_kbucket *b,
+					     size_t n, unsigned permille,
+					     uint64_t *rank, uint64_t *below)
 {
-	const struct osn_kbucket *hit = NULL;
-	uint64_t cum = 0;
+	uint64_t total = 0, r, cum = 0;
 
-	for (size_t i = 0; fc && i < fc->n; i++) {
-		const struct osn_kbucket *f = &fc->b[i];
-
-		if (f->lo < lo || f->lo >= lo + bns)
-			continue;
-		cum += f->count;
-		if (!hit && cum >= r)
-			hit = f;
+	for (size_t i = 0; i < n; i++)
+		total += b[i].count;
+	if (!total)
+		return NULL;
+	r = (uint64_t)(((unsigned __int128)total * permille + 999) / 1000);
+	if (!r)
+		r = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (cum + b[i].count >= r) {
+			*rank = r;
+			*below = cum;
+			return &b[i];
+		}
+		cum += b[i].count;
 	}
-	return cum == count ? hit : NULL;
+	return NULL;
 }
 
 /*
- * Percentile @p of one CPU: the display bucket that holds the sample of
- * rank ceil(p * count), then the value as exact as what is known of it.
+ * Percentile @p of one CPU, as exact as what is known of the sample of
+ * its rank: the min or the max, a bucket's only sample with its sum, the
+ * fine table's bucket (which counts the same samples, give or take the
+ * few of the moment between the two triggers' creation), else the
+ * display bucket's edge.
  */
 static void percentile(struct osn_hist_cpu *hc,
 		       const struct osn_khist_cpu *kc, uint64_t bns,
 		       bool have_sum, const struct osn_khist_cpu *fc,
 		       const struct osn_khist *fine, int p)
 {
-	uint64_t r = (uint64_t)(((unsigned __int128)hc->count *
-				 osn_pct_permille[p] + 999) / 1000);
-	uint64_t cum = 0, v = 0;
-	const struct osn_kbucket *b = NULL, *f;
+	unsigned pm = osn_pct_permille[p];
+	const struct osn_kbucket *b, *f;
+	uint64_t r = 0, below = 0, v;
 	bool exact = false;
 
-	if (!r)
-		r = 1;
-	for (size_t i = 0; i < kc->n && !b; i++) {
-		if (cum + kc->b[i].count >= r)
-			b = &kc->b[i];
-		else
-			cum += kc->b[i].count;
+	b = rank_bucket(kc->b, kc->n, pm, &r, &below);
+	if (!b) {		/* cannot be: count is the sum of the buckets */
+		hc->pct[p] = hc->max;
+		return;
 	}
-	if (!b)		/* cannot be: count is the sum of the buckets */
-		b = &kc->b[kc->n - 1];
-	r -= cum;	/* rank inside the bucket */
 	v = b->lo + bns;
-	if (r == b->count && cum + r == hc->count && hc->max_exact) {
+	if (r == hc->count && hc->max_exact) {
 		v = hc->max;
 		exact = true;
-	} else if (cum == 0 && r == 1 && hc->min_exact) {
+	} else if (r == 1 && hc->min_exact) {
 		v = hc->min;
 		exact = true;
 	} else if (b->count == 1 && have_sum) {
 		v = b->sum;
 		exact = true;
-	} else if (fine && (f = fine_rank(fc, b->lo, bns, b->count, r))) {
+	} else if (fine && !fine->dropped && fc &&
+		   (f = rank_bucket(fc->b, fc->n, pm, &r, &below))) {
 		v = f->count == 1 && fine->have_sum ? f->sum :
 			f->lo + fine->bucket_ns;
 		exact = true;

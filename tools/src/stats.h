@@ -142,13 +142,12 @@ int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
 		   const struct osn_exact *exact);
 /*
- * The same, with the percentiles refined by @fine, a table of the same
+ * The same, with the percentiles taken from @fine, a table of the same
  * samples in finer buckets (fine->bucket_ns divides kh->bucket_ns; NULL
- * for none): within the display bucket that holds the rank, the fine
- * bucket that holds it gives pXX as its upper edge (pct_exact, within
- * pct_res_ns = fine->bucket_ns), or its sum when it holds that one
- * sample.  A display bucket whose fine buckets do not add up to its count
- * (the fine table was full) keeps the display bucket's edge.
+ * for none): the upper edge of the fine bucket that holds the rank
+ * (pct_exact, within pct_res_ns = fine->bucket_ns), or its sum when it
+ * holds that one sample.  A fine table that dropped samples (full) is
+ * not used: the percentiles keep the display buckets' edges.
  */
 int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
 			const struct osn_khist *fine, unsigned entries,

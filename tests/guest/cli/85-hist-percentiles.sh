@@ -4,8 +4,8 @@
 # with 10 us buckets, each of p50/p90/p99/p99.9 of CPU 1 lies within the
 # fine resolution (bucket / 100 = 100 ns) above the exact percentile of
 # the samples that the -t trace of the same run saved
-# (osn:sample_threshold, one line per sample), where the count of samples
-# is the same in both.  (Before, p50 printed 10.000 for samples of 1-2 us.)
+# (osn:sample_threshold, one line per sample) at that rank, give or take
+# the few samples of the edges of the run.  (Before, p50 printed 10.000 for samples of 1-2 us.)
 # Threshold 20 us: few enough samples under TCG for the trace to keep
 # every one of them.
 . "$OSN_TESTS/guest/lib.sh"
@@ -24,7 +24,7 @@ res=$(cli_json "$j" '.percentile_resolution_us')
 exact=$(cli_json "$j" '.cpus[0].percentiles_exact')
 info "count $count, percentile resolution $res us, exact $exact"
 [ "$count" -ge 20 ] 2>/dev/null || fail "only $count samples: too few to judge"
-assert_eq "$res" 0.100 "percentile resolution (us)"
+awk -v r="$res" 'BEGIN { exit !(r == 0.1) }' || fail "percentile resolution $res us, not 0.1"
 assert_eq "$exact" true "percentiles_exact"
 
 # the exact durations of CPU 1, sorted (ns)
@@ -40,10 +40,15 @@ info "trace: $n samples of CPU 1"
 for p in 500:p50 900:p90 990:p99 999:p99.9; do
 	pm=${p%%:*} name=${p#*:}
 	v=$(cli_json "$j" ".cpus[0][\"$name\"]")
-	# exact percentile at rank ceil(p * count), and at the rank the
-	# extra trace samples may shift it to
-	lo_r=$(( (count * pm + 999) / 1000 ))
-	hi_r=$(( ((count + n - count) * pm + 999) / 1000 + n - count ))
+	# exact percentile at rank ceil(p * count) of the trace's samples,
+	# give or take the samples of the edges: those the trace has and the
+	# hist not, and those the percentiles' table (whose trigger is set
+	# a moment after the display one's) may miss
+	r=$(( (count * pm + 999) / 1000 ))
+	slack=$(( 5 + count / 200 ))
+	lo_r=$(( r - slack ))
+	hi_r=$(( r + n - count + slack ))
+	[ "$lo_r" -ge 1 ] || lo_r=1
 	[ "$hi_r" -le "$n" ] || hi_r=$n
 	lo=$(sed -n "${lo_r}p" "$CLI_OUT/d.txt")
 	hi=$(sed -n "${hi_r}p" "$CLI_OUT/d.txt")
