@@ -192,7 +192,8 @@ TEST(percentiles_fine)
 	/* a fine table that missed a few samples still has the ranks */
 	osn_khist_add(&fine, 0, 2100, -3ULL, 0);
 	CHECK_EQ(osn_hist_build_fine(&h, &kh, &fine, 12, &cpu, 1, &x), 0);
-	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1700);		/* rank 50 of 99 */
+	CHECK_EQ(h.cpus[0].pct[OSN_P50], 1700);		/* rank 49 of 98 */
+	CHECK_EQ(h.cpus[0].pct_count, 98);
 	CHECK(h.cpus[0].pct_exact[OSN_P50]);
 	osn_hist_free(&h);
 

@@ -504,6 +504,7 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 				all &= c->pct_exact[k];
 			}
 			osn_json_kbool(&j, "percentiles_exact", all);
+			osn_json_ku64(&j, "percentile_count", c->pct_count);
 		} else {
 			static const char *const nulls[] = {
 				"min", "avg", "max", "p50", "p90", "p99", "p99.9",

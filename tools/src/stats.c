@@ -399,7 +399,7 @@ static void percentile(struct osn_hist_cpu *hc,
 	} else if (b->count == 1 && have_sum) {
 		v = b->sum;
 		exact = true;
-	} else if (fine && !fine->dropped && fc &&
+	} else if (fine && fc &&
 		   (f = rank_bucket(fc->b, fc->n, pm, &r, &below))) {
 		v = f->count == 1 && fine->have_sum ? f->sum :
 			f->lo + fine->bucket_ns;
@@ -480,6 +480,14 @@ static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		hc->avg = hc->min;
 	if (hc->avg > hc->max)
 		hc->avg = hc->max;
+	if (fine && fine->dropped)
+		fine = NULL;	/* full: it does not have every sample */
+	hc->pct_count = hc->count;
+	if (fine) {
+		hc->pct_count = 0;
+		for (size_t i = 0; fc && i < fc->n; i++)
+			hc->pct_count += fc->b[i].count;
+	}
 	for (int p = 0; p < OSN_NR_PCT; p++)
 		percentile(hc, kc, bns, kh->have_sum, fc, fine, p);
 }

@@ -107,6 +107,7 @@ struct osn_hist_cpu {
 	bool min_exact, max_exact, avg_exact;
 	uint64_t pct[OSN_NR_PCT];	/* ns, upper bounds (see below) */
 	bool pct_exact[OSN_NR_PCT];	/* within pct_res_ns, not a bucket */
+	uint64_t pct_count;		/* samples of the fine table, or count */
 };
 
 struct osn_hist {
