@@ -105,31 +105,6 @@ static unsigned fine_map_size(const struct osn_tool *t)
 	return size;
 }
 
-/* Best effort: without it the percentiles are the display buckets' edges. */
-static void hist_start_fine(struct osn_tool *t, struct hist *h)
-{
-	unsigned long long fns = t->p->bucket_us * 1000 / OSN_PCT_FINE;
-	unsigned size = fine_map_size(t);
-
-	snprintf(h->fine_trigger, sizeof(h->fine_trigger),
-		 "hist:keys=%s.buckets=%llu,cpu:vals=hitcount,%s:size=%u",
-		 OSN_F_DURATION, fns, OSN_F_DURATION, size);
-	if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-			      OSN_EV_SAMPLE_THRESHOLD, h->fine_trigger)) {
-		snprintf(h->fine_trigger, sizeof(h->fine_trigger),
-			 "hist:keys=%s.buckets=%llu,cpu:size=%u",
-			 OSN_F_DURATION, fns, size);
-		if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-				      OSN_EV_SAMPLE_THRESHOLD,
-				      h->fine_trigger)) {
-			osn_debug("percentiles at the display buckets: %s",
-				  osn_last_err());
-			return;
-		}
-	}
-	h->fine_set = true;
-}
-
 static int hist_init(struct osn_tool *t)
 {
 	struct hist *h = calloc(1, sizeof(*h));
@@ -144,36 +119,90 @@ static int hist_init(struct osn_tool *t)
 	return 0;
 }
 
+/* Append "@trigger@suffix" to the event's trigger file. */
+static int trigger_cmd(struct osn_tool *t, const char *trigger,
+		       const char *suffix)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "%s%s", trigger, suffix);
+	return osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
+				 OSN_EV_SAMPLE_THRESHOLD, cmd);
+}
+
+/*
+ * One table's trigger: the display one (keys cpu, duration) or the fine
+ * one (keys duration, cpu: in the other order, so that the kernel does
+ * not take it for the display one), with the duration sums or without.
+ */
+static void trigger_fmt(char *buf, size_t len, bool fine, bool sums,
+			unsigned long long bucket_ns, unsigned size)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s.buckets=%llu", OSN_F_DURATION,
+		 bucket_ns);
+	snprintf(buf, len, "hist:keys=%s%s%s%s:size=%u", fine ? key : "cpu,",
+		 fine ? ",cpu" : key, sums ? ":vals=hitcount," : "",
+		 sums ? OSN_F_DURATION : "", size);
+}
+
+/*
+ * Create a table's trigger, paused: with exact sums first, without them
+ * if the kernel refuses.  0, or -1 with the first error.
+ */
+static int trigger_create(struct osn_tool *t, char *trigger, size_t len,
+			  bool fine, unsigned long long bucket_ns,
+			  unsigned size)
+{
+	char first[OSN_ERR_LEN] = "";
+
+	trigger_fmt(trigger, len, fine, true, bucket_ns, size);
+	if (!trigger_cmd(t, trigger, ":pause"))
+		return 0;
+	osn_err_keep_first(first);
+	trigger_fmt(trigger, len, fine, false, bucket_ns, size);
+	if (!trigger_cmd(t, trigger, ":pause"))
+		return 0;
+	return osn_err("%s", first);	/* the first error says more */
+}
+
+/*
+ * Both tables are created paused and started one right after the other,
+ * and paused the same way at the end (hist_pause()): they count the same
+ * samples, give or take the few of the moment between two writes.
+ */
 static int hist_start(struct osn_tool *t)
 {
 	unsigned long long bns = t->p->bucket_us * 1000;
-	unsigned size = map_size(t);
-	char first[OSN_ERR_LEN] = "";
 	struct hist *h = t->priv;
 
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
 		return hist_start_in_tool(t, h);
-	/* with exact sums first; without them if the kernel refuses */
-	snprintf(h->trigger, sizeof(h->trigger),
-		 "hist:keys=cpu,%s.buckets=%llu:vals=hitcount,%s:size=%u",
-		 OSN_F_DURATION, bns, OSN_F_DURATION, size);
-	if (!osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-			       OSN_EV_SAMPLE_THRESHOLD, h->trigger)) {
-		h->trigger_set = true;
-		hist_start_fine(t, h);
-		return 0;
-	}
-	osn_err_keep_first(first);
-	snprintf(h->trigger, sizeof(h->trigger),
-		 "hist:keys=cpu,%s.buckets=%llu:size=%u", OSN_F_DURATION, bns,
-		 size);
-	if (osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
-			      OSN_EV_SAMPLE_THRESHOLD, h->trigger))
-		return osn_err("%s", first);	/* the first error says more */
+	if (trigger_create(t, h->trigger, sizeof(h->trigger), false, bns,
+			   map_size(t)))
+		return -1;
 	h->trigger_set = true;
-	hist_start_fine(t, h);
+	/* best effort: without it, the percentiles are the display edges */
+	if (!trigger_create(t, h->fine_trigger, sizeof(h->fine_trigger), true,
+			    bns / OSN_PCT_FINE, fine_map_size(t)))
+		h->fine_set = true;
+	else
+		osn_debug("percentiles at the display buckets: %s",
+			  osn_last_err());
+	if (trigger_cmd(t, h->trigger, ":cont") ||
+	    (h->fine_set && trigger_cmd(t, h->fine_trigger, ":cont")))
+		return -1;
 	return 0;
+}
+
+/* The end of counting: both tables paused, in the order they started. */
+static void hist_pause(struct osn_tool *t, struct hist *h)
+{
+	trigger_cmd(t, h->trigger, ":pause");
+	if (h->fine_set)
+		trigger_cmd(t, h->fine_trigger, ":pause");
 }
 
 /*
@@ -217,6 +246,7 @@ static int hist_finish(struct osn_tool *t)
 	}
 	if (!h->trigger_set)
 		return 0;
+	hist_pause(t, h);
 	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist", NULL);
 	if (!text)
@@ -237,7 +267,6 @@ static int hist_finish(struct osn_tool *t)
 	if (ret)
 		return -1;
 	ret = hist_build(t, h, &kh, h->fine_set ? &fine : NULL);
-	/* stop counting now */
 	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
 				 OSN_EV_SAMPLE_THRESHOLD, h->trigger);
 	h->trigger_set = false;

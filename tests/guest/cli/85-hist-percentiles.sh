@@ -95,7 +95,8 @@ EOR
 	awk -v v="$v" -v lo="$lo" -v hi="$hi" \
 		'BEGIN { v = int(v * 1000 + 0.5); exit !(v >= lo && v <= hi + 100) }' ||
 		fail "$name $v us is not within 100 ns above the exact $lo..$hi ns"
-	grep -Eq "^$name: *$v " "$CLI_OUT/hist.txt" ||
-		fail "text $name is not $v: $(grep "^$name" "$CLI_OUT/hist.txt")"
+	tv=$(awk -v n="$name:" '$1 == n { print $2 }' "$CLI_OUT/hist.txt")
+	awk -v a="$tv" -v b="$v" 'BEGIN { exit !(a == b) }' ||
+		fail "text $name is '$tv', JSON $v"
 done
 exit 0
