@@ -16,7 +16,7 @@ cli_setup
 
 j=$CLI_OUT/hist.json
 # -D -D: the hist file as the kernel printed it, to stderr
-"$OSN" hist -c 1 -T 20 -b 10 -E 12 -d 4 --trace-buffer-size 8192 -D -D \
+"$OSN" hist -c 1 -T 20 -b 10 -E 12 -d 3 --trace-buffer-size 8192 -D -D \
 	-t "$CLI_OUT/trace.txt" --json="$j" >"$CLI_OUT/hist.txt" \
 	2>"$CLI_OUT/hist.err" || { cat "$CLI_OUT/hist.txt" "$CLI_OUT/hist.err"; fail "osn hist failed"; }
 cat "$CLI_OUT/hist.txt"
