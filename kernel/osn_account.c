@@ -340,6 +340,7 @@ void osn_period_end(struct osn_cpu *oc, const struct osn_config *cfg,
 		.hw_time	= p->hw_time_ns,
 		.loops		= p->loops,
 		.min_gap	= p->loops ? p->min_gap_ns : 0,
+		.self		= p->self_ns,
 	};
 
 #define OSN_DELTA(c, f) (now[OSN_CLASS_##c].f - base[OSN_CLASS_##c].f)

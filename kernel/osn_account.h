@@ -84,6 +84,7 @@ struct osn_period {
 	u64			hw_time_ns;
 	u64			loops;
 	u64			min_gap_ns;
+	u64			self_ns;	/* osn's own work, not in gaps */
 	/* The classes' totals at the start of the window. */
 	struct osn_class_stat	base[OSN_CLASS_NR];
 };
@@ -159,6 +160,34 @@ void osn_period_sample(const struct osn_config *cfg, struct osn_period *p,
 		       u64 start_ns, u64 gap_ns, unsigned long interference);
 void osn_period_end(struct osn_cpu *oc, const struct osn_config *cfg,
 		    const struct osn_period *p, u64 runtime_ns);
+
+/*
+ * osn's own work inside the window (writing an event, reporting an RCU
+ * quiescent state) ran from *now_ns on: read the clock again, so that the
+ * work does not fall in the next gap (at a threshold below the cost of
+ * writing an event, each sample would make the next), and add it to the
+ * period's self time.  If an interference entry came meanwhile (@count
+ * moved), nothing changes: the next gap keeps the work and what
+ * interrupted it, measured as usual.  Returns the interference count that
+ * goes with *now_ns.
+ */
+static __always_inline unsigned long osn_period_self(struct osn_cpu *oc,
+						     struct osn_period *p,
+						     unsigned long count,
+						     u64 *now_ns)
+{
+	unsigned long count_now;
+	u64 t;
+
+	if (OSN_MUTANT(SELF_IN_GAP))	/* mutant: osn's work in the next gap */
+		return count;
+	count_now = osn_guarded_stamp(oc, &t);
+	if (count_now != count || t < *now_ns)
+		return count;
+	p->self_ns += t - *now_ns;
+	*now_ns = t;
+	return count_now;
+}
 
 /* Stop conditions: each fires once per arming. */
 void osn_stop_rearm(void);

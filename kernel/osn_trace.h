@@ -42,6 +42,7 @@ struct osn_sample {
 	u64	thread_time;
 	u64	loops;		/* clock reads of the period */
 	u64	min_gap;	/* ns, smallest gap between two reads */
+	u64	self;		/* ns osn spent on its own work in the window */
 };
 
 /*
@@ -258,6 +259,7 @@ TRACE_EVENT_FN(sample,
 		__field(u64,	thread_time)
 		__field(u64,	loops)
 		__field(u64,	min_gap)
+		__field(u64,	self)
 	),
 
 	TP_fast_assign(
@@ -278,9 +280,10 @@ TRACE_EVENT_FN(sample,
 		__entry->thread_time = s->thread_time;
 		__entry->loops = s->loops;
 		__entry->min_gap = s->min_gap;
+		__entry->self = s->self;
 	),
 
-	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu hw_time %llu nmi_time %llu irq_time %llu softirq_time %llu thread_time %llu loops %llu min_gap %llu",
+	TP_printk("runtime %llu noise %llu avail %llu.%05llu max %llu min %llu samples %llu HW %llu NMI %llu IRQ %llu SIRQ %llu THREAD %llu hw_time %llu nmi_time %llu irq_time %llu softirq_time %llu thread_time %llu loops %llu min_gap %llu self %llu",
 		  __entry->runtime, __entry->noise,
 		  osn_avail_int(__entry->runtime, __entry->noise),
 		  osn_avail_frac(__entry->runtime, __entry->noise),
@@ -289,7 +292,7 @@ TRACE_EVENT_FN(sample,
 		  __entry->softirq_count, __entry->thread_count,
 		  __entry->hw_time, __entry->nmi_time, __entry->irq_time,
 		  __entry->softirq_time, __entry->thread_time,
-		  __entry->loops, __entry->min_gap),
+		  __entry->loops, __entry->min_gap, __entry->self),
 
 	osn_event_reg, osn_event_unreg
 );

@@ -63,7 +63,7 @@
  *                    runtime, noise, max_sample, min_sample, samples,
  *                    hw_count, nmi_count, irq_count, softirq_count,
  *                    thread_count, hw_time, nmi_time, irq_time,
- *                    softirq_time, thread_time, loops, min_gap
+ *                    softirq_time, thread_time, loops, min_gap, self
  *  stop:             reason (OSN_STOP_*), value, threshold
  * "start" is trace_clock_local() (the buffer's "local" clock; sched_clock
  * based) in ns.  Durations and times are
@@ -74,7 +74,12 @@
  * of each class.  hw_count/hw_time are the samples with no interference.
  * loops is the number of clock reads of the period and min_gap the
  * smallest gap between two of them (ns): the measuring loop's own cost
- * (runtime / loops) and resolution, which upstream never reports.
+ * (runtime / loops) and resolution, which upstream never reports.  self
+ * is the time (ns) osn spent on its own work inside the window (writing
+ * sample_threshold and nmi_noise events, reporting RCU quiescent states):
+ * it is left out of the gaps, so that recording a sample never makes the
+ * next one, unless something interrupted that work (then the gap keeps
+ * it, and what interrupted it is measured as usual).
  */
 /* Each event's fields, in the order of its format file. */
 #define OSN_FIELDS_SAMPLE_THRESHOLD	"start duration interference"
@@ -86,7 +91,7 @@
 					"samples hw_count nmi_count irq_count " \
 					"softirq_count thread_count hw_time " \
 					"nmi_time irq_time softirq_time " \
-					"thread_time loops min_gap"
+					"thread_time loops min_gap self"
 #define OSN_FIELDS_STOP			"reason value threshold"
 
 #define OSN_F_START		"start"
@@ -113,6 +118,7 @@
 #define OSN_F_THREAD_TIME	"thread_time"
 #define OSN_F_LOOPS		"loops"
 #define OSN_F_MIN_GAP		"min_gap"
+#define OSN_F_SELF		"self"
 #define OSN_F_REASON		"reason"
 #define OSN_F_VALUE		"value"
 #define OSN_F_THRESHOLD		"threshold"

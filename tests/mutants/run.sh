@@ -34,6 +34,9 @@ STOP_TOTAL_NEVER|kernel|cli/40-stop-explain|the stop condition on the period tot
 HOTPLUG_NO_RESTART|kernel|engine/70-hotplug reliability/20-hotplug-storm|a CPU that comes back online gets no workload thread
 CLI_WRONG_CPU|cli|cli/20-top-irq|osn top adds a CPU'"'"'s periods to another CPU'"'"'s statistics
 JSON_UNITS|cli|cli/20-top-irq cli/60-json|JSON times in ns where us are promised
+SELF_IN_GAP|kernel|engine/26-self|osn'"'"'s own work (writing a sample) falls in the next gap again
+DURATION_EARLY|cli|cli/80-duration|-d ends at its deadline, without the periods still running
+PCT_EDGE|cli|cli/85-hist-percentiles|hist percentiles at the display buckets'"'"' edges
 '
 want=" $* "
 out=$OSN_BUILD/mutants

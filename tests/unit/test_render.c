@@ -22,6 +22,7 @@ static void make_stats(void)
 		e.s.time[OSN_CLASS_SOFTIRQ] = 2000;
 		e.s.count[OSN_CLASS_HW] = 1;
 		e.s.time[OSN_CLASS_HW] = 2345 + p * 100;
+		e.s.self = 4000 + p;
 		osn_stats_add_sample(&stats[0], &e);
 		e = fx_sample(1, p, 1000000000, 1234567, 1000123, 1200, 40);
 		e.s.count[OSN_CLASS_IRQ] = 3000;

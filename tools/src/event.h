@@ -35,6 +35,7 @@ struct osn_event {
 			uint64_t samples;
 			uint64_t count[OSN_CLASS_NR];
 			uint64_t time[OSN_CLASS_NR];
+			uint64_t self;	/* osn's own work */
 		} s;
 		struct {		/* OSN_E_THRESHOLD */
 			uint64_t start, duration, interference;

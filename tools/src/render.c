@@ -148,6 +148,10 @@ static void fill_noise(struct table *t, int r, const char *label,
 	fmt_us(cell(t, r, T_MAXSINGLE), st->max_single);
 }
 
+/* --wide: the classes' counts, their times, then osn's own time */
+#define T_SELF		(T_NOISE_COLS + 2 * OSN_CLASS_NR)
+#define T_WIDE_COLS	(T_SELF + 1)
+
 /* Per-class count and time columns starting at @col; @pairs: interleaved. */
 static void fill_classes(struct table *t, int r, int col, bool pairs,
 			 const struct osn_cpu_stats *st)
@@ -171,9 +175,9 @@ static void center(FILE *f, const char *s, int width)
 void osn_render_top(FILE *f, const struct osn_top_view *v,
 		    const struct osn_report_info *info)
 {
-	const char *head_wide[T_NOISE_COLS + 2 * OSN_CLASS_NR];
+	const char *head_wide[T_WIDE_COLS];
 	const char *head_cls[1 + 2 * OSN_CLASS_NR];
-	bool left_wide[T_NOISE_COLS + 2 * OSN_CLASS_NR] = { 0 };
+	bool left_wide[T_WIDE_COLS] = { 0 };
 	bool left_cls[1 + 2 * OSN_CLASS_NR] = { 0 };
 	struct osn_cpu_stats total = { 0 };
 	struct table a = { 0 }, b = { 0 };
@@ -194,11 +198,12 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 		head_cls[1 + 2 * c] = osn_class_titles[c];
 		head_cls[2 + 2 * c] = class_us_head[c];
 	}
+	head_wide[T_SELF] = "Self us";
 	head_cls[0] = "CPU";
 	left_wide[T_PERIOD] = true;
 
-	if (table_init(&a, wide ? T_NOISE_COLS + 2 * OSN_CLASS_NR :
-		       T_NOISE_COLS, nrows, head_wide, left_wide))
+	if (table_init(&a, wide ? T_WIDE_COLS : T_NOISE_COLS, nrows, head_wide,
+		       left_wide))
 		goto out;
 	if (!wide && table_init(&b, 1 + 2 * OSN_CLASS_NR, nrows, head_cls,
 				left_cls))
@@ -215,6 +220,7 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 		fill_noise(&a, r, label, st);
 		if (wide) {
 			fill_classes(&a, r, T_NOISE_COLS, false, st);
+			fmt_us(cell(&a, r, T_SELF), st->self);
 		} else {
 			snprintf(cell(&b, r, 0), CELL, "%s", label);
 			fill_classes(&b, r, 1, true, st);
@@ -224,6 +230,7 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 	fill_noise(&a, r, "ALL", &total);
 	if (wide) {
 		fill_classes(&a, r, T_NOISE_COLS, false, &total);
+		fmt_us(cell(&a, r, T_SELF), total.self);
 	} else {
 		snprintf(cell(&b, r, 0), CELL, "ALL");
 		fill_classes(&b, r, 1, true, &total);
@@ -328,6 +335,7 @@ static void json_stats(struct osn_json *j, const struct osn_cpu_stats *st)
 		osn_json_kus(j, "time", st->time[c]);
 		osn_json_obj_end(j);
 	}
+	osn_json_kus(j, "self", st->self);
 }
 
 void osn_json_top(FILE *f, const struct osn_top_view *v,

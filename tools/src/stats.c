@@ -44,6 +44,7 @@ void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev)
 		st->count[c] += ev->s.count[c];
 		st->time[c] += ev->s.time[c];
 	}
+	st->self += ev->s.self;
 }
 
 void osn_stats_merge(struct osn_cpu_stats *a, const struct osn_cpu_stats *b)
@@ -64,6 +65,7 @@ void osn_stats_merge(struct osn_cpu_stats *a, const struct osn_cpu_stats *b)
 		a->count[c] += b->count[c];
 		a->time[c] += b->time[c];
 	}
+	a->self += b->self;
 }
 
 uint64_t osn_stats_avail_e5(const struct osn_cpu_stats *st)
@@ -334,6 +336,13 @@ void osn_exact_add_sample(struct osn_exact *x, const struct osn_event *ev)
 
 /* ---- display histogram ---------------------------------------------------- */
 
+/* mutant: the percentiles are the display buckets' edges again */
+#ifdef OSN_MUTANT_PCT_EDGE
+#define IS_MUTANT_PCT_EDGE	1
+#else
+#define IS_MUTANT_PCT_EDGE	0
+#endif
+
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -399,7 +408,7 @@ static void percentile(struct osn_hist_cpu *hc,
 	} else if (b->count == 1 && have_sum) {
 		v = b->sum;
 		exact = true;
-	} else if (fine && fc &&
+	} else if (!IS_MUTANT_PCT_EDGE && fine && fc &&
 		   (f = rank_bucket(fc->b, fc->n, pm, &r, &below))) {
 		v = f->count == 1 && fine->have_sum ? f->sum :
 			f->lo + fine->bucket_ns;

@@ -26,6 +26,7 @@ struct osn_cpu_stats {
 	uint64_t samples;		/* noise samples (>= threshold) */
 	uint64_t count[OSN_CLASS_NR];
 	uint64_t time[OSN_CLASS_NR];	/* ns */
+	uint64_t self;			/* ns of osn's own work */
 };
 
 void osn_stats_add_sample(struct osn_cpu_stats *st, const struct osn_event *ev);

@@ -47,7 +47,7 @@ int osn_check_env(void)
 struct ev_desc {
 	const char *event;
 	const char *name_field;		/* string field, or NULL */
-	const char *fields[16];
+	const char *fields[20];
 };
 
 /*
@@ -61,7 +61,7 @@ static const struct ev_desc ev_desc[OSN_E_NR] = {
 		OSN_F_HW_COUNT, OSN_F_NMI_COUNT, OSN_F_IRQ_COUNT,
 		OSN_F_SOFTIRQ_COUNT, OSN_F_THREAD_COUNT,
 		OSN_F_HW_TIME, OSN_F_NMI_TIME, OSN_F_IRQ_TIME,
-		OSN_F_SOFTIRQ_TIME, OSN_F_THREAD_TIME, NULL } },
+		OSN_F_SOFTIRQ_TIME, OSN_F_THREAD_TIME, OSN_F_SELF, NULL } },
 	[OSN_E_THRESHOLD] = { OSN_EV_SAMPLE_THRESHOLD, NULL, {
 		OSN_F_START, OSN_F_DURATION, OSN_F_INTERFERENCE, NULL } },
 	[OSN_E_IRQ] = { OSN_EV_IRQ_NOISE, OSN_F_DESC, {
@@ -179,6 +179,7 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 			ev->s.count[c] = num(d, t, 5 + c, record);
 			ev->s.time[c] = num(d, t, 10 + c, record);
 		}
+		ev->s.self = num(d, t, 15, record);
 		break;
 	case OSN_E_THRESHOLD:
 		ev->thr.start = num(d, t, 0, record);
