@@ -182,6 +182,25 @@ def rows_for(data):
     R.append(Row('smallest sample reported (ns, 100 ns bucket)', 'res_ev', key('min_sample'), 0,
                  better='lower', ref='oslat', ref_metric=key('min_us', 1000.0), ref_fig='loop',
                  ref_label='oslat', note='oslat: its minimum (1 µs resolution)'))
+    sec('Self-noise at low thresholds (CPU 1, sample_threshold events on; '
+        '"injected": 5 µs hard-IRQ stalls every 150 µs)')
+    for t in (1, 2, 5, 10):
+        q, i = f'self_quiet_{t}', f'self_inj_{t}'
+        if q not in data and i not in data:
+            continue
+        R.append(Row(f'{t} µs, nothing injected: noise samples/s', q, key('samples_s'), 0,
+                     better='lower'))
+        R.append(Row(f'{t} µs, nothing injected: window reported as noise (%)', q,
+                     key('noise_pct'), 2, better='lower'))
+        R.append(Row(f'{t} µs, nothing injected: window reported as hardware noise (%)', q,
+                     key('hw_pct'), 2, better='lower'))
+        R.append(Row(f'{t} µs, nothing injected: osn\'s own work (osn:sample self, % of the window)',
+                     q, key('self_pct'), 3, ratio=None, note='not in the noise'))
+        R.append(Row(f'{t} µs, injected: noise samples/s', i, key('samples_s'), 0, better='lower'))
+        R.append(Row(f'{t} µs, injected: noise added by the injection / injected truth', i,
+                     key('added_vs_truth'), 2, better='1',
+                     refs=[('injected truth (% of the window): osn run', 'osn', key('truth_pct'), 2),
+                           ('upstream run', 'up', key('truth_pct'), 2)]))
     sec('Attribution of 50 × 200 µs injected stalls on CPU 1')
     for ctx in ('irq', 'softirq', 'thread', 'ipi'):
         fig = 'attr_' + ctx
@@ -340,7 +359,8 @@ def build(data, info, args):
         cref = '; '.join(f'{lab}: {cell(sm, d)}' for lab, sm, d in ev['refs'] if sm)
         if row.note:
             cref = f'{cref}; {row.note}' if cref else row.note
-        b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0'}.get(row.better, '')
+        b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0',
+             '1': 'closer to 1'}.get(row.better, '')
         if has_up:
             md.append(f'| {row.label} | {ca} | {cb} | {cr} | {cref} | {b} |')
         else:
