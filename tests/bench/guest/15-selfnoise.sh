@@ -41,7 +41,7 @@ hist_cpu() {
 			if ($i == "hitcount:") h = $(i + 1)
 			if ($i == "duration:") s = $(i + 1)
 		}
-	} END { printf "%d %d\n", h, s }' "$1"
+	} END { printf "%.0f %.0f\n", h, s }' "$1"
 }
 
 # selfnoise TRACER T inj|quiet REP
@@ -58,7 +58,7 @@ selfnoise() {
 	fi
 	echo 1 >"$sn_e/enable" || fail "enable $sn_s/sample_threshold"
 	if [ "$sn_c" = inj ]; then
-		echo "ctx=irq cpu=$BCPU count=1000000 duration_us=5 interval_us=150" \
+		echo "ctx=irq cpu=$BCPU count=100000 duration_us=5 interval_us=150" \
 			>"$INJ/inject" || fail "injection rejected"
 	fi
 	sleep 0.5
