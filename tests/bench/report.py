@@ -323,14 +323,23 @@ def build(data, info, args):
     else:
         hdr = '| figure | osn | reference | better |'
         sep = '| --- | --- | --- | --- |'
+    pending = None     # a section's title, printed with its first row
     for row in rows_for(data):
         if isinstance(row, str):
+            pending = row
+            continue
+        if pending is not None and row.fig != 'size' and \
+                row.fig not in data and row.fig_b not in data:
+            continue
+        if pending is not None and row.fig == 'size' and 'size' not in data:
+            continue
+        if pending is not None:
             md.append('')
-            md.append(f'**{row}**')
+            md.append(f'**{pending}**')
             md.append('')
             md.append(hdr)
             md.append(sep)
-            continue
+            pending = None
         if row.fig == 'size':
             s = data.get('size', {}).get('osn', {}).get(1, {})
             if not s:
