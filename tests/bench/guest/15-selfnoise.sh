@@ -44,6 +44,14 @@ hist_cpu() {
 	} END { printf "%.0f %.0f\n", h, s }' "$1"
 }
 
+# hist_delta N: "hits sum_ns" that table N (1: every sample, 2: no
+# interference) gained between the two reads
+hist_delta() {
+	# shellcheck disable=SC2046
+	set -- $(hist_cpu /tmp/bench_sn0."$1") $(hist_cpu /tmp/bench_sn1."$1")
+	echo $(($3 - $1)) $(($4 - $2))
+}
+
 # selfnoise TRACER T inj|quiet REP
 selfnoise() {
 	sn_t=$1 sn_thr=$2 sn_c=$3 sn_rep=$4
@@ -80,19 +88,13 @@ selfnoise() {
 			{ b[n] = b[n] $0 "\n"; tt[n] = t }
 			END { for (i = 1; i <= n; i++) printf "%s", b[i] > tt[i] }' "$f"
 	done
-	read -r a0 s0 <<EOR
-$(hist_cpu /tmp/bench_sn0.1)
+	read -r a s <<EOR
+$(hist_delta 1)
 EOR
-	read -r a1 s1 <<EOR
-$(hist_cpu /tmp/bench_sn1.1)
+	read -r h hs <<EOR
+$(hist_delta 2)
 EOR
-	read -r h0 hs0 <<EOR
-$(hist_cpu /tmp/bench_sn0.2)
-EOR
-	read -r h1 hs1 <<EOR
-$(hist_cpu /tmp/bench_sn1.2)
-EOR
-	[ "$sn_rep" = 1 ] && info "$sn_t T=$sn_thr $sn_c: hits $a0 -> $a1, hw hits $h0 -> $h1, $((sn_t1 - sn_t0)) ms"
+	[ "$sn_rep" = 1 ] && info "$sn_t T=$sn_thr $sn_c: $a samples, $h with no interference, $((sn_t1 - sn_t0)) ms"
 	sn_self=
 	if [ "$sn_t" = osn ]; then
 		sn_self=$(osn_samples "$BI/trace" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1)
@@ -103,8 +105,8 @@ EOR
 	# the quiet run of the same tracer, threshold and repeat came just
 	# before: what the injection added, against what it stole
 	eval "sn_q=\${sn_quiet_$sn_t:-}"
-	sn_r=$(awk -v ms=$((sn_t1 - sn_t0)) -v a=$((a1 - a0)) -v s=$((s1 - s0)) \
-		-v h=$((h1 - h0)) -v hs=$((hs1 - hs0)) -v st=$((${sn_st1:-0} - ${sn_st0:-0})) \
+	sn_r=$(awk -v ms=$((sn_t1 - sn_t0)) -v a="$a" -v s="$s" \
+		-v h="$h" -v hs="$hs" -v st=$((${sn_st1:-0} - ${sn_st0:-0})) \
 		-v c="$sn_c" -v q="$sn_q" 'BEGIN {
 		w = ms * 1e6
 		printf "samples_s=%.0f noise_pct=%.4f hw_pct=%.4f hw_samples_s=%.0f",
