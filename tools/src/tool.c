@@ -87,10 +87,12 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 	if (!t->collecting || !osn_cpuset_isset(&t->measured, ev->cpu))
 		return;
 	/* -d: a CPU's periods past the goal belong to no report */
-	if (t->period_goal && t->cpu_periods[ev->cpu] >= t->period_goal)
-		return;
-	if (ev->type == OSN_E_SAMPLE)
-		t->cpu_periods[ev->cpu]++;
+	if (t->period_goal) {
+		if (t->cpu_periods[ev->cpu] >= t->period_goal)
+			return;
+		if (ev->type == OSN_E_SAMPLE)
+			t->cpu_periods[ev->cpu]++;
+	}
 	t->ops->on_event(t, ev);
 }
 
@@ -218,10 +220,6 @@ static int pick_cpus(struct osn_tool *t)
 }
 
 /*
- * What the kernel does not let osn see (the module's read-only
- * "unmeasured"): shown in the header, since that time counts as hardware.
- */
-/*
  * One read-only report of the module (OSN_PARAM_DIR/name), its first line
  * without the newline; "" when it cannot be read.
  */
@@ -241,6 +239,10 @@ static void read_report(const char *name, char *buf, size_t len)
 	fclose(f);
 }
 
+/*
+ * What the kernel does not let osn see (the module's read-only
+ * "unmeasured"): shown in the header, since that time counts as hardware.
+ */
 static void read_unmeasured(struct osn_tool *t)
 {
 	read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
@@ -812,7 +814,6 @@ static int collect_loop(struct osn_tool *t)
 {
 	uint64_t next_tick = t->t0_ns + t->read_ns;
 	uint64_t end = osn_end_ns(t->t0_ns, t->p->duration_s);
-
 	bool draining = false;
 
 	while (!osn_interrupted) {

@@ -3,7 +3,8 @@
 # -d TIME covers ceil(TIME / period) periods of the measured CPU, as many
 # as TIME of runtime: osn top -d 3 reports 3 periods of 1 s (it reported 2
 # while it ended collecting before the last period's osn:sample), and
-# -d 2 with 250 ms periods 8.  Where the kernel has upstream osnoise
+# -d 2 with 250 ms periods 8; without -d it runs until SIGINT and
+# reports.  Where the kernel has upstream osnoise
 # (the -rt kernels but 5.10-rt), rtla osnoise top -d 3 runs on the same
 # CPU and never reports more periods than osn.
 . "$OSN_TESTS/guest/lib.sh"
@@ -37,6 +38,19 @@ EOR
 info "osn top -p 250000 -r 200000 -d 2: $n2 periods, runtime $rt2 us"
 assert_eq "$n2" 8 "periods of 250 ms in -d 2"
 cli_us_ge "$rt2" 1600000000 || fail "runtime $rt2 us < 8 x 200 ms"
+
+# without -d: no period goal; osn runs until SIGINT and reports what it
+# collected (it crashed on the first period while -d's counters were
+# used without -d)
+cli_start "$CLI_OUT/nod.txt" top -c 1 -p 250000 -r 200000 -q --json="$CLI_OUT/nod.json"
+cli_wait_collecting osn_top 2
+kill -INT "$CLI_PID"
+wait "$CLI_PID"
+rc=$?
+assert_eq "$rc" 0 "exit status of osn top without -d, ended by SIGINT: $(cat "$CLI_OUT/nod.txt")"
+n3=$(cli_json "$CLI_OUT/nod.json" '.cpus[] | select(.cpu == 1) | .periods')
+info "osn top without -d, SIGINT after 2 s: $n3 periods"
+assert_ge "$n3" 1 "periods without -d"
 
 if is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers"; then
