@@ -28,16 +28,8 @@ on_exit "echo stop >$INJ/inject"
 
 # Phase 1: nobody reads, the ring overwrites itself.
 sleep "$S"
-# overrun_of INSTANCE: OVERRUN, ENTRIES of CPU 1's buffer.
-overrun_of() {
-	while read -r _a _b; do
-		case $_a in
-		overrun:) OVERRUN=$_b ;;
-		entries:) ENTRIES=$_b ;;
-		esac
-	done <"$1/per_cpu/cpu$REL_CPU/stats"
-}
-overrun_of "$I"
+rel_stats "$I/per_cpu/cpu$REL_CPU/stats"
+ENTRIES=$REL_ENTRIES OVERRUN=$REL_OVERRUN
 rel_total "$I" $REL_CPU
 info "after $S s without a reader: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
 assert_ge "$OVERRUN" 1 "events overwritten (the buffer never filled up?)"
@@ -72,7 +64,8 @@ rel_same_thread "$T" || fail "osn/1 ($T) did not survive the full buffer"
 rel_flowing "$I" 2 20 || fail "no events after the buffer filled up"
 
 # (A resize may restart the ring buffer's counters.)
-overrun_of "$I"
+rel_stats "$I/per_cpu/cpu$REL_CPU/stats"
+ENTRIES=$REL_ENTRIES OVERRUN=$REL_OVERRUN
 rel_total "$I" $REL_CPU
 info "at the end: $REL_TOTAL events written, $ENTRIES kept, $OVERRUN overwritten"
 

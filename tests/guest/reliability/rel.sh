@@ -198,18 +198,35 @@ rel_count() {
 	grep -c " $2: " "$1/trace"
 }
 
+# rel_stats FILE: REL_ENTRIES, REL_OVERRUN, REL_READ of one per-CPU stats
+# file.  The file is copied with one read() first: tracefs builds its text
+# anew on every read(), and the shell's read builtin takes a byte at a
+# time, so a count that grows a digit while it reads shifts the text under
+# it and garbles a line (forky-rt: an empty "overrun").
+rel_stats() {
+	REL_ENTRIES='' REL_OVERRUN='' REL_READ=''
+	_st=$(cat "$1") || return 1
+	while read -r _a _b _c; do
+		case "$_a $_b" in
+		"entries: "*) REL_ENTRIES=$_b ;;
+		"overrun: "*) REL_OVERRUN=$_b ;;
+		"read events:") REL_READ=$_c ;;
+		esac
+	done <<EOS
+$_st
+EOS
+	[ -n "$REL_ENTRIES" ] && [ -n "$REL_OVERRUN" ] && [ -n "$REL_READ" ] ||
+		fail "$1: no entries/overrun/read events in: $_st"
+}
+
 # rel_total INSTANCE [CPU]: REL_TOTAL = events ever written to the
-# instance's buffer of CPU (default: all CPUs): entries + overrun + read;
-# cheap, no fork.  With only osn/sample enabled: periods reported so far.
+# instance's buffer of CPU (default: all CPUs): entries + overrun + read.
+# With only osn/sample enabled: periods reported so far.
 rel_total() {
 	REL_TOTAL=0
 	for _s in "$1"/per_cpu/cpu${2:-*}/stats; do
-		while read -r _a _b _c; do
-			case "$_a $_b" in
-			"entries: "*|"overrun: "*) REL_TOTAL=$((REL_TOTAL + _b)) ;;
-			"read events:") REL_TOTAL=$((REL_TOTAL + _c)) ;;
-			esac
-		done <"$_s"
+		rel_stats "$_s"
+		REL_TOTAL=$((REL_TOTAL + REL_ENTRIES + REL_OVERRUN + REL_READ))
 	done
 }
 
