@@ -88,14 +88,20 @@ static int hist_start_in_tool(struct osn_tool *t, struct hist *h)
 	return 0;
 }
 
-static unsigned map_size(const struct osn_tool *t)
+/* The power of two from @min up to @max that holds @want entries. */
+static unsigned map_size_for(uint64_t want, unsigned min, unsigned max)
 {
-	uint64_t want = (uint64_t)t->ncpus * (t->p->entries + 64) * 2;
-	unsigned size = 2048;
+	unsigned size = min;
 
-	while (size < want && size < 131072)
+	while (size < want && size < max)
 		size *= 2;
 	return size;
+}
+
+static unsigned map_size(const struct osn_tool *t)
+{
+	return map_size_for((uint64_t)t->ncpus * (t->p->entries + 64) * 2,
+			    2048, 131072);
 }
 
 /*
@@ -105,12 +111,7 @@ static unsigned map_size(const struct osn_tool *t)
  */
 static unsigned fine_map_size(const struct osn_tool *t)
 {
-	uint64_t want = (uint64_t)t->ncpus * 4096;
-	unsigned size = 8192;
-
-	while (size < want && size < 65536)
-		size *= 2;
-	return size;
+	return map_size_for((uint64_t)t->ncpus * 4096, 8192, 65536);
 }
 
 static int hist_init(struct osn_tool *t)
