@@ -100,6 +100,33 @@ TEST(khist_parse)
 	osn_khist_free(&kh);
 }
 
+/* 256 CPUs, each seen at several lines, in an order unrelated to the CPU */
+TEST(khist_many_cpus)
+{
+	struct osn_khist kh = { .bucket_ns = 1000 };
+	unsigned cpu = 0, added = 0, found = 0;
+
+	for (unsigned i = 0; i < 3 * 256; i++) {
+		cpu = (cpu + 97) % 256;		/* 97 is prime to 256 */
+		added += !osn_khist_add(&kh, (int)cpu, 1000ULL * (i / 256),
+					cpu + 1, 0);
+	}
+	CHECK_EQ(added, 3 * 256);
+	CHECK_EQ(kh.ncpus, 256);
+	for (int c = 0; c < 256; c++) {
+		const struct osn_khist_cpu *kc = osn_khist_find(&kh, c);
+
+		/* its own buckets, in CPU order */
+		found += kc && kc->cpu == c && kc->n == 3 &&
+			 kc->b[2].count == (uint64_t)c + 1 &&
+			 (!c || kc[-1].cpu == c - 1);
+	}
+	CHECK_EQ(found, 256);
+	CHECK(!osn_khist_find(&kh, 256));
+	CHECK(!osn_khist_find(&kh, -1));
+	osn_khist_free(&kh);
+}
+
 TEST(khist_parse_variants)
 {
 	struct osn_khist kh;
@@ -379,6 +406,7 @@ int main(int argc, char **argv)
 	RUN(top_stats);
 	RUN(avail_edges);
 	RUN(khist_parse);
+	RUN(khist_many_cpus);
 	RUN(khist_parse_variants);
 	RUN(percentiles);
 	RUN(percentiles_fine);

@@ -82,21 +82,43 @@ uint64_t osn_stats_avail_e5(const struct osn_cpu_stats *st)
 
 /* ---- in-kernel histogram ------------------------------------------------ */
 
+/*
+ * Index of @cpu in h->cpus (sorted by cpu), or where it would go: a binary
+ * search, as every line of a hist file looks its CPU up (a table has
+ * lines for every CPU and bucket, sorted by hitcount, not by CPU).
+ */
+static size_t khist_index(const struct osn_khist *h, int cpu)
+{
+	size_t lo = 0, hi = h->ncpus;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (h->cpus[mid].cpu < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static struct osn_khist_cpu *khist_cpu(struct osn_khist *h, int cpu)
 {
+	size_t i = khist_index(h, cpu);
 	struct osn_khist_cpu *c;
-	size_t i;
 
-	for (i = 0; i < h->ncpus; i++) {
-		if (h->cpus[i].cpu == cpu)
-			return &h->cpus[i];
-		if (h->cpus[i].cpu > cpu)
-			break;
+	if (i < h->ncpus && h->cpus[i].cpu == cpu)
+		return &h->cpus[i];
+	if (h->ncpus == h->cap) {
+		size_t ncap = h->cap ? h->cap * 2 : 8;
+
+		c = realloc(h->cpus, ncap * sizeof(*c));
+		if (!c)
+			return NULL;
+		h->cpus = c;
+		h->cap = ncap;
 	}
-	c = realloc(h->cpus, (h->ncpus + 1) * sizeof(*c));
-	if (!c)
-		return NULL;
-	h->cpus = c;
+	c = h->cpus;
 	memmove(&c[i + 1], &c[i], (h->ncpus - i) * sizeof(*c));
 	memset(&c[i], 0, sizeof(*c));
 	c[i].cpu = cpu;
@@ -106,10 +128,9 @@ static struct osn_khist_cpu *khist_cpu(struct osn_khist *h, int cpu)
 
 const struct osn_khist_cpu *osn_khist_find(const struct osn_khist *h, int cpu)
 {
-	for (size_t i = 0; i < h->ncpus; i++)
-		if (h->cpus[i].cpu == cpu)
-			return &h->cpus[i];
-	return NULL;
+	size_t i = khist_index(h, cpu);
+
+	return i < h->ncpus && h->cpus[i].cpu == cpu ? &h->cpus[i] : NULL;
 }
 
 int osn_khist_add(struct osn_khist *h, int cpu, uint64_t lo, uint64_t count,
@@ -159,6 +180,7 @@ void osn_khist_free(struct osn_khist *h)
 	free(h->cpus);
 	h->cpus = NULL;
 	h->ncpus = 0;
+	h->cap = 0;
 }
 
 static const char *skip_ws(const char *p)

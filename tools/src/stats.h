@@ -57,7 +57,7 @@ struct osn_khist_cpu {
 struct osn_khist {
 	uint64_t bucket_ns;
 	struct osn_khist_cpu *cpus;	/* sorted by cpu */
-	size_t ncpus;
+	size_t ncpus, cap;
 	bool have_sum;			/* "duration:" value sums present */
 	uint64_t hits, entries, dropped;	/* from "Totals:" */
 };
