@@ -14,7 +14,16 @@
 #include "threads.h"
 #include "tool.h"
 
-#define RING_EVENTS	16384
+/*
+ * The events kept per measured CPU to explain a stop (struct osn_event,
+ * 144 bytes each): RING_BUDGET shared among the CPUs, between RING_MIN
+ * and RING_MAX each, so 1 to 64 CPUs take at most 9.4 MB and 256 CPUs
+ * 38 MB (1024 events each: a stop's sample window rarely holds more than a
+ * few dozen).  The pages are touched only as events come.
+ */
+#define RING_BUDGET	65536
+#define RING_MIN	1024
+#define RING_MAX	16384
 #define TICK_NS		1000000000ULL	/* read, and refresh, once a second */
 #define MAX_READ_NS	(60 * TICK_NS)	/* hist: longest gap between reads */
 #define DRAIN_NS	10000000ULL	/* after -d: read every 10 ms ... */
@@ -454,11 +463,14 @@ static int create_instances(struct osn_tool *t)
 /* The recent osn events of each measured CPU, to explain a stop. */
 static int alloc_rings(struct osn_tool *t)
 {
+	size_t cap = RING_BUDGET / (t->ncpus ? t->ncpus : 1);
+
+	cap = cap < RING_MIN ? RING_MIN : cap > RING_MAX ? RING_MAX : cap;
 	t->rings = calloc(t->nr_cpus, sizeof(*t->rings));
 	if (!t->rings)
 		return osn_err("out of memory");
 	for (size_t i = 0; i < t->ncpus; i++)
-		if (osn_ring_init(&t->rings[t->cpus[i]], RING_EVENTS))
+		if (osn_ring_init(&t->rings[t->cpus[i]], cap))
 			return osn_err("out of memory");
 	return 0;
 }
