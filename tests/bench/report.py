@@ -117,6 +117,16 @@ def key(k, scale=1.0):
     return f
 
 
+def first_of(*keys):
+    """the first of @keys the record has: one row, a different figure per side"""
+    def f(rec, _same):
+        for k in keys:
+            if num(rec.get(k)):
+                return rec[k]
+        return None
+    return f
+
+
 def located(rec):
     """injections located in time: the injector's count, or fewer when
     several ran back to back under one marker (a thread that did not sleep
@@ -182,6 +192,20 @@ def rows_for(data):
     R.append(Row('smallest sample reported (ns, 100 ns bucket)', 'res_ev', key('min_sample'), 0,
                  better='lower', ref='oslat', ref_metric=key('min_us', 1000.0), ref_fig='loop',
                  ref_label='oslat', note='oslat: its minimum (1 µs resolution)'))
+    if 'loopcost' in data:
+        sec('Loop cost, upstream\'s included (CPU 1; each iteration of either loop calls '
+            'kthread_should_stop() once, counted by the function tracer)')
+        R.append(Row('ns per iteration without the hook: osn measured, upstream estimated',
+                     'loopcost', first_of('unhooked', 'est'), 1, better='lower',
+                     note='upstream: hooked − osn\'s hook cost of the same repeat'))
+        R.append(Row('ns per iteration with the hook (window × CPU available / hook hits)',
+                     'loopcost', key('hooked_win'), 1, better='lower'))
+        R.append(Row('osn with the hook, from its own loop count', 'loopcost', key('hooked'), 1,
+                     ratio=None, note='checks the window method of the row above'))
+        R.append(Row('the hook\'s cost per iteration (ns)', 'loopcost', key('hook_ns'), 1,
+                     ratio=None))
+        R.append(Row('hook hits per osn loop iteration', 'loopcost', key('hits_per_loop'), 3,
+                     ratio=None, better='1'))
     sec('Self-noise at low thresholds (CPU 1, sample_threshold events on; '
         '"injected": 5 µs hard-IRQ stalls every 150 µs)')
     for t in (1, 2, 5, 10):
