@@ -106,7 +106,7 @@ measure() {
 	# "runtime noise loops" of the periods after the first n0
 	case $lc_t in
 	osn) osn_samples /tmp/bench_loop | awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1)
-		print v["runtime"] / 1000, v["noise"] / 1000, v["loops"] }' ;;
+		printf "%.0f %.0f %.0f\n", v["runtime"] / 1000, v["noise"] / 1000, v["loops"] }' ;;
 	up) up_summaries /tmp/bench_loop | awk '{ print $1, $2, 0 }' ;;
 	esac | tail -n +$((n0 + 1)) >/tmp/bench_loop.p
 	lc_r=$(awk -v ms=$((t1 - t0)) -v hits=$((h1 - h0)) '$1 >= 900000 {
