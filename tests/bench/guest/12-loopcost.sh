@@ -71,6 +71,11 @@ hook_hits() {
 		END { printf "%.0f\n", n }' "$TFS/per_cpu/cpu$BCPU/stats"
 }
 
+# undash X: X, or nothing for "-" (a figure that could not be computed)
+undash() {
+	[ "$1" = - ] || echo "$1"
+}
+
 n_summaries() {
 	case $1 in
 	osn) grep -c ' sample: runtime ' "$BI/trace" ;;
@@ -111,16 +116,24 @@ measure() {
 	esac | tail -n +$((n0 + 1)) >/tmp/bench_loop.p
 	lc_r=$(awk -v ms=$((t1 - t0)) -v hits=$((h1 - h0)) '$1 >= 900000 {
 			n++; rt += $1; no += $2; lo += $3 }
-		END { if (!n) exit
-		  printf "%s %s %s\n", lo ? (rt - no) * 1000 / lo : "",
-			hits > 0 ? ms * 1e6 * (rt - no) / rt / hits : "",
-			lo && hits > 0 ? hits / (lo * ms * 1000 / rt) : "" }' /tmp/bench_loop.p)
+		END {
+			if (!n)
+				exit
+			exact = "-"; win = "-"; hpl = "-"
+			if (lo > 0)
+				exact = sprintf("%.1f", (rt - no) * 1000 / lo)
+			if (hits > 0)
+				win = sprintf("%.1f", ms * 1e6 * (rt - no) / rt / hits)
+			if (lo > 0 && hits > 0)
+				hpl = sprintf("%.3f", hits / (lo * ms * 1000 / rt))
+			print exact, win, hpl
+		}' /tmp/bench_loop.p)
 	# shellcheck disable=SC2086 # split on purpose
 	set -- $lc_r
 	case $lc_t in
-	osn) LC_EXACT=$1
-	     [ "$lc_h" = hooked ] && LC_WIN=$2 LC_HPL=$3 ;;
-	up)  LC_WIN=$2 ;;
+	osn) LC_EXACT=$(undash "$1")
+	     [ "$lc_h" = hooked ] && LC_WIN=$(undash "$2") LC_HPL=$(undash "$3") ;;
+	up)  LC_WIN=$(undash "$2") ;;
 	esac
 	[ -n "$lc_r" ] || info "$lc_t $lc_h: no full period: $(head -n 2 /tmp/bench_loop.p)"
 }
