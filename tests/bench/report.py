@@ -197,7 +197,7 @@ def rows_for(data):
             'kthread_should_stop() once, counted by the function tracer)')
         R.append(Row('ns per iteration without the hook: osn measured, upstream estimated',
                      'loopcost', first_of('unhooked', 'est'), 1, better='lower',
-                     note='upstream: hooked − osn\'s hook cost of the same repeat'))
+                     note='upstream: osn\'s + (upstream − osn) with the hook, same repeat'))
         R.append(Row('ns per iteration with the hook (window × CPU available / hook hits)',
                      'loopcost', key('hooked_win'), 1, better='lower'))
         R.append(Row('osn with the hook, from its own loop count', 'loopcost', key('hooked'), 1,

@@ -13,8 +13,10 @@
 #        hooked      the same with the hook on
 #        hooked_win  the window's loop time / hook hits: the way upstream
 #                    is measured, checked here against `hooked`
-#        hook_ns     hooked - unhooked;  hits_per_loop  hook hits / loops
-#   up   hooked_win  as osn's;  est  hooked_win - osn's hook_ns (same repeat)
+#        hook_ns     hooked_win - unhooked;  hits_per_loop  hook hits / loops
+#   up   hooked_win  as osn's;  est  hooked_win - osn's hook_ns (same
+#                    repeat): osn's loop cost plus the difference of the
+#                    two hooked loops, both measured the same way
 # The window's loop time is its length times the share of CPU available
 # that the tracer's own per-period summaries report (period = runtime).
 . "$OSN_TESTS/guest/lib.sh"
@@ -147,8 +149,8 @@ for rep in $(bench_seq "$BENCH_REPEATS"); do
 		osn)	measure osn unhooked
 			un=$LC_EXACT
 			measure osn hooked
-			if [ -n "$un" ] && [ -n "$LC_EXACT" ]; then
-				hook_ns=$(awk -v a="$LC_EXACT" -v b="$un" 'BEGIN { printf "%.1f", a - b }')
+			if [ -n "$un" ] && [ -n "$LC_EXACT" ] && [ -n "$LC_WIN" ]; then
+				hook_ns=$(awk -v a="$LC_WIN" -v b="$un" 'BEGIN { printf "%.1f", a - b }')
 				osn_r="unhooked=$un hooked=$LC_EXACT hooked_win=$LC_WIN hook_ns=$hook_ns hits_per_loop=$LC_HPL"
 			fi ;;
 		up)	measure up hooked
