@@ -21,6 +21,7 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  top       per-CPU summary of the noise, refreshed every second\n"
 	      "  hist      per-CPU histogram of the noise samples\n"
+	      "  hwnoise   top with interrupts disabled: hardware and NMI noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
 	      "\n"
 	      "  osn COMMAND -h shows the options of COMMAND; see osn(1).\n", f);
@@ -66,6 +67,8 @@ int main(int argc, char **argv)
 		return osn_tool_main(&osn_top_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "hist"))
 		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
+	if (!strcmp(argv[1], "hwnoise"))
+		return osn_tool_main(&osn_hwnoise_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "cleanup"))
 		return cleanup_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -77,7 +80,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, osn hist or osn cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, upstream or cleanup)\n",
 		argv[1]);
 	return 1;
 }

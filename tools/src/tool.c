@@ -294,7 +294,8 @@ static int set_knobs(struct osn_tool *t)
 	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
 	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
 	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
-	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us))
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us) ||
+	    (t->ops->options && osn_knobs_set(k, OSN_K_OPTIONS, t->ops->options)))
 		return -1;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
 	if (osn_knobs_set(k, OSN_K_THRESHOLD, v))
