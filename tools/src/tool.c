@@ -929,7 +929,9 @@ static int tool_report(struct osn_tool *t)
 	if ((ops->finish && ops->finish(t)) || (ops->report && ops->report(t)))
 		return -1;
 	warn_no_samples(t);
-	if (save_trace(t))
+	if (save_trace(t) ||
+	    (t->tinst && osn_save_event_hists(t->tinst, t->p->events,
+					      t->p->nevents, t->text)))
 		return -1;
 	fflush(t->text);
 	return 0;
