@@ -1,0 +1,93 @@
+#!/bin/sh
+# timeout: 60
+# osn hwnoise (rtla hwnoise): the workload measures with interrupts off
+# (the module's OSNOISE_IRQ_DISABLE, set for the run and restored after
+# it, also by osn cleanup after a SIGKILL), runtime 75% of the period,
+# only HW and NMI shown.  Injected hard IRQs on the measured CPU wait for
+# the end of each window: no IRQ, softirq or thread is counted (osn top
+# counts the guest's own timer IRQs alone).  A run that fails after the
+# option was set leaves it, the instances and the threads as they were.
+# Where rtla has hwnoise (rtla >= 6.3 on the -rt kernels), the same
+# command line gives the same exit status and columns.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 2
+require_bin jq
+inject_load
+cli_setup
+
+default_opts=$(osn_knob options)
+knobs=$(cli_knobs)
+irqs_off() {	# the module's options have OSNOISE_IRQ_DISABLE set
+	osn_knob options | grep -Eq '(^| )OSNOISE_IRQ_DISABLE( |$)'
+}
+irqs_off && fail "OSNOISE_IRQ_DISABLE set before the test: $default_opts"
+
+cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 3 -q --json="$CLI_OUT/hw.json"
+cli_wait_collecting osn_top 0
+irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
+assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us: 75% of the period"
+inject irq 1 10 2000 10000
+done=$(inject_status done)
+wait "$CLI_PID"
+rc=$?
+cat "$CLI_OUT/hw.txt"
+assert_eq "$rc" 0 "exit status"
+assert_eq "$done" 10 "injections done"
+assert_eq "$(cli_knobs)" "$knobs" "knobs after osn hwnoise"
+assert_eq "$(cli_instances)" "" "instances after osn hwnoise"
+
+j=$CLI_OUT/hw.json
+assert_eq "$(cli_json "$j" '.tool')" "osn hwnoise" "JSON tool"
+assert_eq "$(cli_json "$j" '.config.runtime_us')" 75000 "JSON runtime_us"
+assert_ge "$(cli_json "$j" '.cpus[0].periods')" 25 "periods of 100 ms in 3 s"
+for c in irq softirq thread; do
+	assert_eq "$(cli_json "$j" ".cpus[0].$c.count")" 0 "$c count with interrupts off"
+done
+t=$CLI_OUT/hw.txt
+grep -q 'Hardware-related Noise' "$t" || fail "no hwnoise title"
+grep -Eq '^CPU +HW +HW us +NMI +NMI us$' "$t" || fail "no HW/NMI block"
+grep -Eq 'IRQ|Softirq|Thread' "$t" && fail "IRQ/Softirq/Thread columns shown"
+
+# a failure after the option was set (an event the kernel lacks): exit 1,
+# one line, everything restored, no workload thread left
+"$OSN" hwnoise -c 1 -p 100000 -d 2 -t "$CLI_OUT/t.txt" -e nosuch:event \
+	>"$CLI_OUT/bad.txt" 2>"$CLI_OUT/bad.err"
+assert_eq "$?" 1 "exit status with -e nosuch:event"
+cli_one_line "$CLI_OUT/bad.err" || fail "error: $(cat "$CLI_OUT/bad.err")"
+grep -q 'nosuch:event' "$CLI_OUT/bad.err" || fail "error: $(cat "$CLI_OUT/bad.err")"
+assert_eq "$(cli_knobs)" "$knobs" "knobs after a failed osn hwnoise"
+assert_eq "$(cli_instances)" "" "instances after a failed osn hwnoise"
+wait_for 5 eval '[ "$(osn_nthreads)" = 0 ]' || fail "workload threads left: $(osn_threads)"
+# a window with interrupts off is at most 1 s (the module's cap)
+"$OSN" hwnoise -p 3000000 -r 2000000 -d 1 >"$CLI_OUT/r.txt" 2>&1
+assert_eq "$?" 1 "exit status with -r 2000000"
+grep -q '^osn: -r 2000000: runtime must be <= 1000000 us with interrupts disabled' \
+	"$CLI_OUT/r.txt" || fail "-r 2000000: $(cat "$CLI_OUT/r.txt")"
+
+# SIGKILL: the lock file has the saved options; osn cleanup restores them
+cli_start "$CLI_OUT/k.txt" hwnoise -c 1 -p 100000 -q
+cli_wait_collecting osn_top 0
+irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
+kill -KILL "$CLI_PID"
+wait "$CLI_PID"
+"$OSN" cleanup >"$CLI_OUT/c.txt" 2>&1 || fail "osn cleanup: $(cat "$CLI_OUT/c.txt")"
+assert_eq "$(cli_knobs)" "$knobs" "knobs after SIGKILL and osn cleanup"
+
+if is_rt && command -v rtla >/dev/null 2>&1 &&
+   grep -qw osnoise "$TFS/available_tracers" && rtla hwnoise -h >/dev/null 2>&1; then
+	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
+	uopts=$(cat "$TFS/osnoise/options")
+	rtla hwnoise -c 1 -p 100000 -d 2 -q >"$CLI_OUT/rtla.txt" 2>&1
+	rc=$?
+	cat "$CLI_OUT/rtla.txt"
+	assert_eq "$rc" 0 "rtla hwnoise exit status"
+	grep -q 'Hardware-related Noise' "$CLI_OUT/rtla.txt" || fail "rtla: no title"
+	sed 's/\x1b\[[0-9;]*m//g' "$CLI_OUT/rtla.txt" | grep -Eq 'HW +NMI *$' ||
+		fail "rtla: no HW/NMI header"
+	grep -Eq 'IRQ|Softirq|Thread' "$CLI_OUT/rtla.txt" && fail "rtla shows IRQ columns"
+	assert_eq "$(cat "$TFS/osnoise/options")" "$uopts" "osnoise options after rtla hwnoise"
+else
+	info "no rtla hwnoise here: osn's side only"
+fi
+exit 0
