@@ -2,7 +2,7 @@
 # timeout: 60
 # osn hwnoise (rtla hwnoise): the workload measures with interrupts off
 # (the module's OSNOISE_IRQ_DISABLE, set for the run and restored after
-# it, also by osn cleanup after a SIGKILL), runtime 75% of the period,
+# it), runtime 75% of the period,
 # only HW and NMI shown.  Injected hard IRQs on the measured CPU wait for
 # the end of each window: no IRQ, softirq or thread is counted (osn top
 # counts the guest's own timer IRQs alone).  A run that fails after the
@@ -23,24 +23,24 @@ irqs_off() {	# the module's options have OSNOISE_IRQ_DISABLE set
 }
 irqs_off && fail "OSNOISE_IRQ_DISABLE set before the test: $default_opts"
 
-cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 3 -q --json="$CLI_OUT/hw.json"
+cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 2 -q --json="$CLI_OUT/hw.json"
 cli_wait_collecting osn_top 0
 irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
 assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us: 75% of the period"
-inject irq 1 10 2000 10000
+inject irq 1 5 2000 10000
 done=$(inject_status done)
 wait "$CLI_PID"
 rc=$?
 cat "$CLI_OUT/hw.txt"
 assert_eq "$rc" 0 "exit status"
-assert_eq "$done" 10 "injections done"
+assert_eq "$done" 5 "injections done"
 assert_eq "$(cli_knobs)" "$knobs" "knobs after osn hwnoise"
 assert_eq "$(cli_instances)" "" "instances after osn hwnoise"
 
 j=$CLI_OUT/hw.json
 assert_eq "$(cli_json "$j" '.tool')" "osn hwnoise" "JSON tool"
 assert_eq "$(cli_json "$j" '.config.runtime_us')" 75000 "JSON runtime_us"
-assert_ge "$(cli_json "$j" '.cpus[0].periods')" 25 "periods of 100 ms in 3 s"
+assert_ge "$(cli_json "$j" '.cpus[0].periods')" 18 "periods of 100 ms in 2 s"
 for c in irq softirq thread; do
 	assert_eq "$(cli_json "$j" ".cpus[0].$c.count")" 0 "$c count with interrupts off"
 done
@@ -64,15 +64,6 @@ wait_for 5 eval '[ "$(osn_nthreads)" = 0 ]' || fail "workload threads left: $(os
 assert_eq "$?" 1 "exit status with -r 2000000"
 grep -q '^osn: -r 2000000: runtime must be <= 1000000 us with interrupts disabled' \
 	"$CLI_OUT/r.txt" || fail "-r 2000000: $(cat "$CLI_OUT/r.txt")"
-
-# SIGKILL: the lock file has the saved options; osn cleanup restores them
-cli_start "$CLI_OUT/k.txt" hwnoise -c 1 -p 100000 -q
-cli_wait_collecting osn_top 0
-irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
-kill -KILL "$CLI_PID"
-wait "$CLI_PID"
-"$OSN" cleanup >"$CLI_OUT/c.txt" 2>&1 || fail "osn cleanup: $(cat "$CLI_OUT/c.txt")"
-assert_eq "$(cli_knobs)" "$knobs" "knobs after SIGKILL and osn cleanup"
 
 if is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers" && rtla hwnoise -h >/dev/null 2>&1; then

@@ -3,7 +3,7 @@
 # -t -e sys:event --trigger 'hist:...' saves the event's histogram to
 # <system>_<event>_hist.txt in the current directory at the end of the
 # run (osn top and osn hist), as rtla does: its hist file, keyed here by
-# the IRQ's name, with the injected hard IRQs (the local timer) counted.
+# the IRQ's name, with the measured CPU's timer IRQs counted.
 # Without hist triggers (5.10) the kernel's refusal is the error and
 # nothing is left.  Bad input: --trigger without -e, a trigger the
 # kernel rejects.  osn upstream turns the saved trace's osn:sample
@@ -13,7 +13,6 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
-inject_load
 cli_setup
 
 trig='hist:keys=desc:vals=hitcount,duration:sort=desc'
@@ -32,11 +31,13 @@ run_in() {
 }
 
 # check_hist DIR FILE EVENT: DIR/FILE is the hist of EVENT keyed by desc,
-# with the injected local timer IRQs, and osn said it saved it
+# with CPU 1's local timer IRQs (its tick, the busy workload keeps it
+# on), and the tool said it saved it
 check_hist() {
 	cat "$1/out.txt"
 	assert_eq "$rc" 0 "exit status ($1)"
 	[ -s "$1/$2" ] || fail "$1/$2 missing or empty"
+	head -n 8 "$1/$2"
 	grep -q "^# trigger info: hist:keys=desc:vals=hitcount,duration:sort=desc" "$1/$2" ||
 		fail "$2 is not the trigger's hist: $(head -5 "$1/$2")"
 	n=$(awk '/^\{ desc: +local_timer / { for (i = 1; i <= NF; i++) if ($i == "hitcount:") print $(i + 1) }' "$1/$2")
@@ -46,26 +47,11 @@ check_hist() {
 	grep -q "^  Saving event $3 hist to $2\$" "$1/out.txt" || fail "no 'Saving event' line"
 }
 
-# run_injected DIR INSTANCE CMD...: CMD in DIR, with 10 local timer IRQs
-# of 1 ms injected on CPU 1 once INSTANCE exists and the workload runs
-run_injected() {
-	_d=$1 _i=$2
-	shift 2
-	mkdir -p "$_d"
-	(cd "$_d" && exec "$@" >out.txt 2>&1) &
-	CLI_PID=$! CLI_LOG=$_d/out.txt
-	wait_for 30 eval '[ -d "$TFS/instances/$_i" ] && grep -Eq "^osn(oise)?/1$" /proc/[0-9]*/comm' ||
-		{ cat "$CLI_LOG"; fail "$* did not start"; }
-	inject irq 1 10 1000 20000
-	wait "$CLI_PID"
-	rc=$?
-}
-
 if [ $hist_ok = 1 ]; then
-	run_injected "$CLI_OUT/top" osn_top "$OSN" top -c 1 -p 100000 -d 2 -q -t \
+	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -d 2 -q -t \
 		-e osn:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/top" osn_irq_noise_hist.txt osn:irq_noise
-	run_injected "$CLI_OUT/hist" osn_hist "$OSN" hist -c 1 -p 100000 -d 2 -t \
+	run_in "$CLI_OUT/hist" "$OSN" hist -c 1 -p 100000 -d 1 -t \
 		-e osn:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/hist" osn_irq_noise_hist.txt osn:irq_noise
 else
@@ -90,7 +76,7 @@ tr=$CLI_OUT/top/osn_trace.txt
 ns=$(grep -c ': sample: runtime ' "$tr")
 nu=$(grep -Ec ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt")
 info "osn upstream: $ns osn:sample records, $nu upstream lines"
-assert_ge "$ns" 20 "osn:sample records in the saved trace"
+assert_ge "$ns" 15 "osn:sample records in the saved trace"
 assert_eq "$nu" "$ns" "upstream lines"
 grep -q ': sample: runtime ' "$CLI_OUT/up.txt" && fail "osn:sample left unconverted"
 assert_eq "$(grep -vc ': sample: runtime ' "$tr")" \
@@ -100,7 +86,7 @@ assert_eq "$(grep -vc ': sample: runtime ' "$tr")" \
 want=$(grep -m1 ': sample: runtime ' "$tr" | sed 's/.*: sample: //' |
        awk '{ printf "%d %d %d %s %s %s %s %s", $2 / 1000, $4 / 1000, $8 / 1000, $14, $16, $18, $20, $22 }')
 got=$(grep -Em1 ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt" |
-      awk '{ print $(NF - 9), $(NF - 8), $(NF - 6), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1) }')
+      awk '{ print $(NF - 8), $(NF - 7), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1), $NF }')
 assert_eq "$got" "$want" "first upstream line (runtime noise max HW NMI IRQ SIRQ)"
 
 # bad input: --trigger without -e (rtla: "--trigger requires a previous -e")
@@ -122,7 +108,7 @@ wait_for 5 eval '[ "$(osn_nthreads)" = 0 ]' || fail "workload threads left: $(os
 if [ $hist_ok = 1 ] && is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers"; then
 	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
-	run_injected "$CLI_OUT/rtla" osnoise_top rtla osnoise top -c 1 -p 100000 -d 2 -q -t \
+	run_in "$CLI_OUT/rtla" rtla osnoise top -c 1 -p 100000 -d 2 -q -t \
 		-e osnoise:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/rtla" osnoise_irq_noise_hist.txt osnoise:irq_noise
 else
