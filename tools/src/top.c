@@ -108,14 +108,18 @@ static void top_destroy(struct osn_tool *t)
 	t->priv = NULL;
 }
 
+/* what osn top and osn hwnoise do alike */
+#define TOP_CALLBACKS					\
+	.init = top_init,				\
+	.on_event = top_on_event,			\
+	.tick = top_tick,				\
+	.report = top_report,				\
+	.destroy = top_destroy
+
 const struct osn_tool_ops osn_top_ops = {
 	.cmd = OSN_CMD_TOP,
 	.instance = OSN_INST_TOP,
-	.init = top_init,
-	.on_event = top_on_event,
-	.tick = top_tick,
-	.report = top_report,
-	.destroy = top_destroy,
+	TOP_CALLBACKS,
 };
 
 /*
@@ -127,9 +131,5 @@ const struct osn_tool_ops osn_hwnoise_ops = {
 	.cmd = OSN_CMD_HWNOISE,
 	.instance = OSN_INST_TOP,
 	.options = OSN_OPT_IRQ_DISABLE,
-	.init = top_init,
-	.on_event = top_on_event,
-	.tick = top_tick,
-	.report = top_report,
-	.destroy = top_destroy,
+	TOP_CALLBACKS,
 };

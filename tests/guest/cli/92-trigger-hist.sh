@@ -23,6 +23,7 @@ hist_ok=0
 # run_in DIR CMD...: CMD in DIR (created), stdout+stderr to DIR/out.txt;
 # $rc is its exit status
 run_in() {
+	info "t=$(cut -d' ' -f1 /proc/uptime) $*"
 	_d=$1
 	shift
 	mkdir -p "$_d"
@@ -48,15 +49,15 @@ check_hist() {
 }
 
 if [ $hist_ok = 1 ]; then
-	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -d 2 -q -t \
+	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -r 100000 -T 500 -d 1 -q -t \
 		-e osn:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/top" osn_irq_noise_hist.txt osn:irq_noise
-	run_in "$CLI_OUT/hist" "$OSN" hist -c 1 -p 100000 -d 1 -t \
+	run_in "$CLI_OUT/hist" "$OSN" hist -c 1 -p 100000 -r 100000 -T 500 -d 1 -t \
 		-e osn:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/hist" osn_irq_noise_hist.txt osn:irq_noise
 else
 	# no CONFIG_HIST_TRIGGERS: the kernel refuses the trigger
-	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -d 2 -q -t \
+	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -r 100000 -T 500 -d 1 -q -t \
 		-e osn:irq_noise --trigger "$trig"
 	cat "$CLI_OUT/top/out.txt"
 	assert_eq "$rc" 1 "exit status without hist triggers"
@@ -64,7 +65,7 @@ else
 		fail "no error without hist triggers"
 	[ -e "$CLI_OUT/top/osn_irq_noise_hist.txt" ] && fail "hist file written"
 	# the saved trace for osn upstream below
-	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -d 2 -q -t
+	run_in "$CLI_OUT/top" "$OSN" top -c 1 -p 100000 -r 100000 -T 500 -d 1 -q -t
 	assert_eq "$rc" 0 "exit status of osn top -t"
 fi
 assert_eq "$(cli_knobs)" "$knobs" "knobs after the runs"
@@ -72,11 +73,12 @@ assert_eq "$(cli_instances)" "" "instances after the runs"
 
 # osn upstream: each osn:sample record becomes one upstream summary line
 tr=$CLI_OUT/top/osn_trace.txt
+info "t=$(cut -d' ' -f1 /proc/uptime) upstream"
 "$OSN" upstream "$tr" >"$CLI_OUT/up.txt" || fail "osn upstream failed"
 ns=$(grep -c ': sample: runtime ' "$tr")
 nu=$(grep -Ec ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt")
 info "osn upstream: $ns osn:sample records, $nu upstream lines"
-assert_ge "$ns" 15 "osn:sample records in the saved trace"
+assert_ge "$ns" 8 "osn:sample records in the saved trace"
 assert_eq "$nu" "$ns" "upstream lines"
 grep -q ': sample: runtime ' "$CLI_OUT/up.txt" && fail "osn:sample left unconverted"
 assert_eq "$(grep -vc ': sample: runtime ' "$tr")" \
@@ -87,8 +89,10 @@ want=$(grep -m1 ': sample: runtime ' "$tr" | sed 's/.*: sample: //' |
        awk '{ printf "%d %d %d %s %s %s %s %s", $2 / 1000, $4 / 1000, $8 / 1000, $14, $16, $18, $20, $22 }')
 got=$(grep -Em1 ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt" |
       awk '{ print $(NF - 8), $(NF - 7), $(NF - 5), $(NF - 4), $(NF - 3), $(NF - 2), $(NF - 1), $NF }')
-assert_eq "$got" "$want" "first upstream line (runtime noise max HW NMI IRQ SIRQ)"
+info "first osn:sample as upstream's line: $(grep -Em1 ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt")"
+assert_eq "$got" "$want" "first upstream line (runtime noise max HW NMI IRQ SIRQ THREAD)"
 
+info "t=$(cut -d' ' -f1 /proc/uptime) bad"
 # bad input: --trigger without -e (rtla: "--trigger requires a previous -e")
 "$OSN" top --trigger "$trig" -d 1 >"$CLI_OUT/e1.txt" 2>&1
 assert_eq "$?" 1 "exit status of --trigger without -e"
@@ -108,7 +112,7 @@ wait_for 5 eval '[ "$(osn_nthreads)" = 0 ]' || fail "workload threads left: $(os
 if [ $hist_ok = 1 ] && is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers"; then
 	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
-	run_in "$CLI_OUT/rtla" rtla osnoise top -c 1 -p 100000 -d 2 -q -t \
+	run_in "$CLI_OUT/rtla" rtla osnoise top -c 1 -p 100000 -r 100000 -T 500 -d 1 -q -t \
 		-e osnoise:irq_noise --trigger "$trig"
 	check_hist "$CLI_OUT/rtla" osnoise_irq_noise_hist.txt osnoise:irq_noise
 else
