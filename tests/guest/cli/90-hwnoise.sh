@@ -23,7 +23,15 @@ irqs_off() {	# the module's options have OSNOISE_IRQ_DISABLE set
 }
 irqs_off && fail "OSNOISE_IRQ_DISABLE set before the test: $default_opts"
 
-cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 2 -q --json="$CLI_OUT/hw.json"
+# with hist triggers, -e osn:irq_noise's histogram (saved at the end, as
+# by any command of the top family) must be empty
+trig=
+[ -e "$TFS/events/osn/irq_noise/hist" ] &&
+	trig="-t $CLI_OUT/hw-trace.txt -e osn:irq_noise --trigger hist:keys=desc"
+cd "$CLI_OUT" || fail "cd $CLI_OUT"
+info "t=$(cut -d' ' -f1 /proc/uptime) hwnoise"
+# shellcheck disable=SC2086 # $trig: words
+cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 2 -q --json="$CLI_OUT/hw.json" $trig
 cli_wait_collecting osn_top 0
 irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
 assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us: 75% of the period"
@@ -46,9 +54,17 @@ for c in irq softirq thread; do
 done
 t=$CLI_OUT/hw.txt
 grep -q 'Hardware-related Noise' "$t" || fail "no hwnoise title"
+if [ -n "$trig" ]; then
+	h=$CLI_OUT/osn_irq_noise_hist.txt
+	grep -q '^  Saving event osn:irq_noise hist to osn_irq_noise_hist.txt$' "$t" ||
+		fail "no 'Saving event' line"
+	grep -q '^# trigger info: hist:keys=desc' "$h" || fail "$h: $(cat "$h")"
+	grep -Eq '^ +Hits: 0$' "$h" || fail "IRQs in the hist of osn hwnoise: $(cat "$h")"
+fi
 grep -Eq '^CPU +HW +HW us +NMI +NMI us$' "$t" || fail "no HW/NMI block"
 grep -Eq 'IRQ|Softirq|Thread' "$t" && fail "IRQ/Softirq/Thread columns shown"
 
+info "t=$(cut -d' ' -f1 /proc/uptime) bad"
 # a failure after the option was set (an event the kernel lacks): exit 1,
 # one line, everything restored, no workload thread left
 "$OSN" hwnoise -c 1 -p 100000 -d 2 -t "$CLI_OUT/t.txt" -e nosuch:event \
@@ -65,6 +81,7 @@ assert_eq "$?" 1 "exit status with -r 2000000"
 grep -q '^osn: -r 2000000: runtime must be <= 1000000 us with interrupts disabled' \
 	"$CLI_OUT/r.txt" || fail "-r 2000000: $(cat "$CLI_OUT/r.txt")"
 
+info "t=$(cut -d' ' -f1 /proc/uptime) rtla"
 if is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers" && rtla hwnoise -h >/dev/null 2>&1; then
 	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
