@@ -2,13 +2,14 @@
 # timeout: 60
 # osn hwnoise (rtla hwnoise): the workload measures with interrupts off
 # (the module's OSNOISE_IRQ_DISABLE, set for the run and restored after
-# it), runtime 75% of the period,
-# only HW and NMI shown.  Injected hard IRQs on the measured CPU wait for
-# the end of each window: no IRQ, softirq or thread is counted (osn top
-# counts the guest's own timer IRQs alone).  A run that fails after the
-# option was set leaves it, the instances and the threads as they were.
-# Where rtla has hwnoise (rtla >= 6.3 on the -rt kernels), the same
-# command line gives the same exit status and columns.
+# it), only HW and NMI shown.  Injected hard IRQs on the measured CPU
+# wait for the end of each window: no IRQ, softirq or thread is counted
+# (osn top counts the guest's own timer IRQs alone), and an -e
+# osn:irq_noise hist trigger's file (saved at the end, as by osn top)
+# has no hit.  A runtime above 1 s is refused, nothing touched.  Where
+# rtla has hwnoise (rtla >= 6.3 on the -rt kernels), the same command
+# line gives the same exit status and columns.  (rtla refuses a lone -p
+# shorter than its 750 ms runtime; osn keeps the 75 %: unit-tested.)
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -31,10 +32,11 @@ trig=
 cd "$CLI_OUT" || fail "cd $CLI_OUT"
 info "t=$(cut -d' ' -f1 /proc/uptime) hwnoise"
 # shellcheck disable=SC2086 # $trig: words
-cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -d 2 -q --json="$CLI_OUT/hw.json" $trig
+cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -r 75000 -T 500 -d 1 -q \
+	--json="$CLI_OUT/hw.json" $trig
 cli_wait_collecting osn_top 0
 irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
-assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us: 75% of the period"
+assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us"
 inject irq 1 5 2000 10000
 done=$(inject_status done)
 wait "$CLI_PID"
@@ -48,7 +50,7 @@ assert_eq "$(cli_instances)" "" "instances after osn hwnoise"
 j=$CLI_OUT/hw.json
 assert_eq "$(cli_json "$j" '.tool')" "osn hwnoise" "JSON tool"
 assert_eq "$(cli_json "$j" '.config.runtime_us')" 75000 "JSON runtime_us"
-assert_ge "$(cli_json "$j" '.cpus[0].periods')" 18 "periods of 100 ms in 2 s"
+assert_ge "$(cli_json "$j" '.cpus[0].periods')" 10 "periods of 100 ms in 1 s"
 for c in irq softirq thread; do
 	assert_eq "$(cli_json "$j" ".cpus[0].$c.count")" 0 "$c count with interrupts off"
 done
@@ -64,29 +66,22 @@ fi
 grep -Eq '^CPU +HW +HW us +NMI +NMI us$' "$t" || fail "no HW/NMI block"
 grep -Eq 'IRQ|Softirq|Thread' "$t" && fail "IRQ/Softirq/Thread columns shown"
 
-info "t=$(cut -d' ' -f1 /proc/uptime) bad"
-# a failure after the option was set (an event the kernel lacks): exit 1,
-# one line, everything restored, no workload thread left
-"$OSN" hwnoise -c 1 -p 100000 -d 2 -t "$CLI_OUT/t.txt" -e nosuch:event \
-	>"$CLI_OUT/bad.txt" 2>"$CLI_OUT/bad.err"
-assert_eq "$?" 1 "exit status with -e nosuch:event"
-cli_one_line "$CLI_OUT/bad.err" || fail "error: $(cat "$CLI_OUT/bad.err")"
-grep -q 'nosuch:event' "$CLI_OUT/bad.err" || fail "error: $(cat "$CLI_OUT/bad.err")"
-assert_eq "$(cli_knobs)" "$knobs" "knobs after a failed osn hwnoise"
-assert_eq "$(cli_instances)" "" "instances after a failed osn hwnoise"
-wait_for 5 eval '[ "$(osn_nthreads)" = 0 ]' || fail "workload threads left: $(osn_threads)"
 # a window with interrupts off is at most 1 s (the module's cap)
+# (bad input: one line, nothing touched)
 "$OSN" hwnoise -p 3000000 -r 2000000 -d 1 >"$CLI_OUT/r.txt" 2>&1
 assert_eq "$?" 1 "exit status with -r 2000000"
+cli_one_line "$CLI_OUT/r.txt" || fail "error: $(cat "$CLI_OUT/r.txt")"
 grep -q '^osn: -r 2000000: runtime must be <= 1000000 us with interrupts disabled' \
 	"$CLI_OUT/r.txt" || fail "-r 2000000: $(cat "$CLI_OUT/r.txt")"
+assert_eq "$(cli_knobs)" "$knobs" "knobs after a bad -r"
+assert_eq "$(cli_instances)" "" "instances after a bad -r"
 
 info "t=$(cut -d' ' -f1 /proc/uptime) rtla"
 if is_rt && command -v rtla >/dev/null 2>&1 &&
    grep -qw osnoise "$TFS/available_tracers" && rtla hwnoise -h >/dev/null 2>&1; then
 	osn_unload	# rtla's tracer and osn measure the same CPU: one at a time
 	uopts=$(cat "$TFS/osnoise/options")
-	rtla hwnoise -c 1 -p 100000 -d 2 -q >"$CLI_OUT/rtla.txt" 2>&1
+	rtla hwnoise -c 1 -p 100000 -r 75000 -T 500 -d 1 -q >"$CLI_OUT/rtla.txt" 2>&1
 	rc=$?
 	cat "$CLI_OUT/rtla.txt"
 	assert_eq "$rc" 0 "rtla hwnoise exit status"
