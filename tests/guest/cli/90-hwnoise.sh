@@ -35,12 +35,15 @@ info "t=$(cut -d' ' -f1 /proc/uptime) hwnoise"
 cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -r 75000 -T 500 -d 1 -q \
 	--json="$CLI_OUT/hw.json" $trig
 cli_wait_collecting osn_top 0
+info "t=$(cut -d' ' -f1 /proc/uptime) collecting"
 irqs_off || fail "options while osn hwnoise runs: $(osn_knob options)"
 assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us"
 inject irq 1 5 2000 10000
 done=$(inject_status done)
+info "t=$(cut -d' ' -f1 /proc/uptime) injected"
 wait "$CLI_PID"
 rc=$?
+info "t=$(cut -d' ' -f1 /proc/uptime) ended"
 cat "$CLI_OUT/hw.txt"
 assert_eq "$rc" 0 "exit status"
 assert_eq "$done" 5 "injections done"
