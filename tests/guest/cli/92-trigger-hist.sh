@@ -91,6 +91,10 @@ got=$(grep -Em1 ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI
 info "first osn:sample as upstream's line: $(grep -Em1 ': [0-9]+ +[0-9]+ +[0-9]+\.[0-9]{5} +[0-9]+( +[0-9]+){5}$' "$CLI_OUT/up.txt")"
 assert_eq "$got" "$want" "first upstream line (runtime noise max HW NMI IRQ SIRQ THREAD)"
 
+"$OSN" upstream "$CLI_OUT/nosuch.txt" >"$CLI_OUT/up.err" 2>&1
+assert_eq "$?" 1 "exit status of osn upstream on a missing file"
+cli_one_line "$CLI_OUT/up.err" || fail "osn upstream: $(cat "$CLI_OUT/up.err")"
+
 info "t=$(cut -d' ' -f1 /proc/uptime) bad"
 # bad input: --trigger without -e (rtla: "--trigger requires a previous -e")
 "$OSN" top --trigger "$trig" -d 1 >"$CLI_OUT/e1.txt" 2>&1
