@@ -32,7 +32,10 @@ trig=
 cd "$CLI_OUT" || fail "cd $CLI_OUT"
 info "t=$(cut -d' ' -f1 /proc/uptime) hwnoise"
 # shellcheck disable=SC2086 # $trig: words
-cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -r 75000 -T 500 -d 1 -q \
+# (ended by SIGINT once the injection is over: a -d run can end before a
+# slow guest sees it collect, and a poll of its instance then races its
+# removal)
+cli_start "$CLI_OUT/hw.txt" hwnoise -c 1 -p 100000 -r 75000 -T 500 -q \
 	--json="$CLI_OUT/hw.json" $trig
 cli_wait_collecting osn_top 0
 info "t=$(cut -d' ' -f1 /proc/uptime) collecting"
@@ -41,11 +44,13 @@ assert_eq "$(osn_knob runtime_us)" 75000 "runtime_us"
 inject irq 1 5 2000 10000
 done=$(inject_status done)
 info "t=$(cut -d' ' -f1 /proc/uptime) injected"
+sleep 0.5
+kill -INT "$CLI_PID"
 wait "$CLI_PID"
 rc=$?
 info "t=$(cut -d' ' -f1 /proc/uptime) ended"
 cat "$CLI_OUT/hw.txt"
-assert_eq "$rc" 0 "exit status"
+assert_eq "$rc" 0 "exit status after SIGINT"
 assert_eq "$done" 5 "injections done"
 assert_eq "$(cli_knobs)" "$knobs" "knobs after osn hwnoise"
 assert_eq "$(cli_instances)" "" "instances after osn hwnoise"
@@ -56,7 +61,7 @@ $(cli_json "$CLI_OUT/hw.json" '"\(.tool | sub(" "; "_")) \(.config.runtime_us) \
 EOJ
 assert_eq "$tool" osn_hwnoise "JSON tool"
 assert_eq "$rt" 75000 "JSON runtime_us"
-assert_ge "$periods" 10 "periods of 100 ms in 1 s"
+assert_ge "$periods" 5 "periods of 100 ms"
 assert_eq "$irq/$softirq/$thread" 0/0/0 "IRQ/softirq/thread counts with interrupts off"
 t=$CLI_OUT/hw.txt
 grep -q 'Hardware-related Noise' "$t" || fail "no hwnoise title"
