@@ -303,7 +303,8 @@ static int set_knobs(struct osn_tool *t)
 	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
 	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
 	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
-	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us))
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us) ||
+	    (t->ops->options && osn_knobs_set(k, OSN_K_OPTIONS, t->ops->options)))
 		return -1;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
 	if (osn_knobs_set(k, OSN_K_THRESHOLD, v))
@@ -946,7 +947,9 @@ static int tool_report(struct osn_tool *t)
 	if ((ops->finish && ops->finish(t)) || (ops->report && ops->report(t)))
 		return -1;
 	warn_no_samples(t);
-	if (save_trace(t))
+	if (save_trace(t) ||
+	    (t->tinst && osn_save_event_hists(t->tinst, t->p->events,
+					      t->p->nevents, t->text)))
 		return -1;
 	fflush(t->text);
 	return 0;

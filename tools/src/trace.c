@@ -475,14 +475,9 @@ uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
 	return lost;
 }
 
-int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
+/* Write @size bytes of @text (freed) to @f, named @path in messages. */
+static int write_text(char *text, int size, FILE *f, const char *path)
 {
-	int size = 0;
-	char *text = tracefs_instance_file_read(inst, "trace", &size);
-
-	if (!text)
-		return osn_err("cannot read the trace of instance %s",
-			       iname(inst));
 	if (size > 0 && fwrite(text, 1, size, f) != (size_t)size) {
 		osn_err("cannot write %s: %s", path, strerror(errno));
 		free(text);
@@ -491,6 +486,60 @@ int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
 	free(text);
 	if (fflush(f))
 		return osn_err("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
+{
+	int size = 0;
+	char *text = tracefs_instance_file_read(inst, "trace", &size);
+
+	if (!text)
+		return osn_err("cannot read the trace of instance %s",
+			       iname(inst));
+	return write_text(text, size, f, path);
+}
+
+/* One -e event's hist file to <system>_<event>_hist.txt (rtla's name). */
+static int save_event_hist(struct tracefs_instance *inst,
+			   const struct osn_event_opt *e, FILE *msg)
+{
+	char path[sizeof(e->system) + sizeof(e->event) + 16];
+	int size = 0;
+	char *text;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s_%s_hist.txt", e->system, e->event);
+	fprintf(msg, "  Saving event %s:%s hist to %s\n", e->system, e->event,
+		path);
+	text = tracefs_event_file_read(inst, e->system, e->event, "hist",
+				       &size);
+	if (!text)
+		return osn_err("cannot read the hist of %s:%s in instance %s",
+			       e->system, e->event, iname(inst));
+	f = fopen(path, "w");
+	if (!f) {
+		osn_err("cannot write %s: %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	if (write_text(text, size, f, path)) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f))
+		return osn_err("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int osn_save_event_hists(struct tracefs_instance *inst,
+			 const struct osn_event_opt *events, int n, FILE *msg)
+{
+	for (int i = 0; i < n; i++)
+		if (events[i].trigger &&
+		    !strncmp(events[i].trigger, "hist:", 5) &&
+		    save_event_hist(inst, &events[i], msg))
+			return -1;
 	return 0;
 }
 
