@@ -374,6 +374,15 @@ int osn_instance_remove(const char *name)
 	tracefs_instance_file_write(inst, "events/enable", "0");
 	osn_debug("rmdir instances/%s", name);
 	r = tracefs_instance_destroy(inst);
+	/*
+	 * EBUSY: someone has one of its files open (a `cat trace_pipe`, a
+	 * monitoring script's poll): give them a second to let go.
+	 */
+	for (int i = 0; r && errno == EBUSY && i < 10; i++) {
+		osn_debug("instances/%s busy, retrying", name);
+		usleep(100000);
+		r = tracefs_instance_destroy(inst);
+	}
 	if (r && tracefs_instance_exists(name)) {
 		osn_err("cannot remove tracefs instance %s: %s", name,
 			strerror(errno));
