@@ -190,7 +190,8 @@ int osn_cgroup_open(const char *path)
 			return osn_err("Did not find self cgroup");
 		path = self;
 	}
-	snprintf(procs, sizeof(procs), "%s/%s/cgroup.procs", mnt, path);
+	snprintf(procs, sizeof(procs), "%s%s%s/cgroup.procs", mnt,
+		 path[0] == '/' ? "" : "/", path);
 	osn_debug("-C: %s", procs);
 	fd = open(procs, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
