@@ -17,9 +17,12 @@ D=$CLI_OUT
 CG=/sys/fs/cgroup
 
 RTLA=
-if [ "$OSN_RT" = 1 ] && command -v rtla >/dev/null 2>&1 &&
-   rtla osnoise top -h 2>&1 | grep -q -- --cgroup; then
-	RTLA=1
+if [ "$OSN_RT" = 1 ] && command -v rtla >/dev/null 2>&1; then
+	if rtla osnoise top -h 2>&1 | grep -q -- --cgroup; then
+		RTLA=1
+	else
+		info "rtla without -C? $(rtla osnoise top -h 2>&1 | head -n 3)"
+	fi
 fi
 
 # run TOOL OUT ARGS...: osn top ARGS or rtla osnoise top ARGS; RC its
