@@ -527,7 +527,7 @@ static const char *common_help =
 "  -e, --event SYS[:EVENT]    also trace this event in the saved trace\n"
 "      --filter FILTER        filter for the previous -e event\n"
 "      --trigger TRIGGER      trigger for the previous -e event\n"
-"  -C, --cgroup[=PATH]       put the osn/N threads in cgroup PATH (cgroup v2,\n"
+"  -C, --cgroup[=PATH]        put the osn/N threads in cgroup PATH (cgroup v2,\n"
 "                             relative to its mount), or in osn's own\n"
 "  -P, --priority PRIO        scheduling of the osn/N threads: o:nice,\n"
 "                             r:prio, f:prio or d:runtime:period (ns, or\n"

@@ -568,8 +568,11 @@ static int sched_threads(struct osn_tool *t, const struct osn_thread *th,
 
 /*
  * -C: each thread to the cgroup (rtla's set_comm_cgroup()).  The kernel
- * refuses a kthread bound to its CPU (PF_NO_SETAFFINITY: EINVAL), as
- * osn/N and rtla's osnoise/N are: the error is rtla's.
+ * refuses to migrate a kthread bound to its CPU (PF_NO_SETAFFINITY:
+ * EINVAL), and osn/N is one: osn says so and runs on with the threads
+ * where they are.  rtla osnoise -C ends the same way, silently: it looks
+ * for osnoise/N before tracing starts them, finds none and moves nothing
+ * (7.2).  Any other refusal is an error, rtla's.
  */
 static int cgroup_threads(struct osn_tool *t, const struct osn_thread *th,
 			  int n)
@@ -577,10 +580,16 @@ static int cgroup_threads(struct osn_tool *t, const struct osn_thread *th,
 	for (int i = 0; i < n; i++) {
 		osn_debug("-C: %s%d (pid %d)", OSN_THREAD_PREFIX, th[i].cpu,
 			  (int)th[i].pid);
-		if (osn_cgroup_move(t->cgroup_fd, th[i].pid))
+		if (!osn_cgroup_move(t->cgroup_fd, th[i].pid))
+			continue;
+		if (errno != EINVAL)
 			return osn_err("Failed to move threads to cgroup: %s%d (pid %d): %s",
 				       OSN_THREAD_PREFIX, th[i].cpu,
 				       (int)th[i].pid, strerror(errno));
+		osn_warn("-C: the kernel does not move %s%d (pid %d), a kthread bound to its CPU (%s): the workload threads stay in their cgroup",
+			 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
+			 strerror(errno));
+		return 0;
 	}
 	return 0;
 }
