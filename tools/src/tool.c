@@ -749,7 +749,6 @@ static int rearm_stop(struct osn_tool *t)
  */
 static int on_threshold(struct osn_tool *t)
 {
-	t->hits++;
 	if (!osn_actions_perform(&t->p->on_threshold, save_trace_to, t))
 		return 0;
 	explain(t);

@@ -93,7 +93,6 @@ struct osn_tool {
 	FILE *json_f;			/* --json=FILE, opened before the run */
 	FILE *trace_f;			/* -t FILE, opened before the run */
 	int cgroup_fd;			/* -C: its cgroup.procs, or -1 */
-	unsigned hits;			/* stop conditions hit (--on-threshold) */
 	struct osn_saved {		/* saves per trace file: F, F.1, ... */
 		const char *file;
 		unsigned n;
