@@ -906,7 +906,12 @@ static int drain_periods(struct osn_tool *t, uint64_t now, uint64_t end,
 
 	if (read_instance(t))
 		return -1;
-	if (t->stopped || !t->period_goal || period_goal_reached(t))
+	/* a hit in those periods: the loop runs its actions at once */
+	if (t->stopped) {
+		*next_tick = now;
+		return 0;
+	}
+	if (!t->period_goal || period_goal_reached(t))
 		return 1;
 #ifdef OSN_MUTANT_DURATION_EARLY	/* mutant: -d ends at its deadline */
 	return 1;
@@ -968,13 +973,12 @@ static int collect_loop(struct osn_tool *t)
 			if (collect_tick(t))
 				return -1;
 		}
+		/* past -d, only a hit gets here: then back to the drain */
 		if (t->stopped) {
 			r = on_threshold(t);
 			if (r <= 0)
 				return r;
 		}
-		if (over)
-			break;
 	}
 	return 0;
 }
