@@ -3,10 +3,10 @@
 # --on-threshold / --on-end actions and -t, the rtla way: the same command
 # line with osn and, where the guest's rtla has actions (forky-rt), with
 # rtla osnoise: the same exit status, files, signals and shell runs.
-# Injected 300 ms hard-IRQ stalls on CPU 1, every 0.9 s from 1 s after
-# the workload thread appears until the tool ends, hit -s 200 ms (well
-# above TCG's 100-140 ms gaps); rtla's tracing starts seconds after its
-# threads under TCG, hence the stalls until the end.
+# Injected 300 ms hard-IRQ stalls on CPU 1, one every 0.9 s from 1 s
+# after the workload thread appears until the tool ends, hit -s 200 ms
+# (well above TCG's 100-140 ms gaps); rtla's tracing starts seconds after
+# its threads under TCG, hence the stalls until the end.
 #   1. a hit without continue: exit 2; the threshold actions, -t's trace
 #      saved at the hit, a signal to the parent; then the end actions in
 #      order (a signal to a recorder, --on-end trace), the list ending at
@@ -21,12 +21,13 @@
 # After each osn run: no instance left, knobs as before.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
+D=$CLI_OUT
 require_cpus 2
 inject_load
 cli_setup
-taskset -p 1 $$ >/dev/null 2>&1
-D=$CLI_OUT
 before=$(cli_knobs)
+# the recorders and shells stay off the measured CPU 1
+taskset -p 1 $$ >/dev/null 2>&1
 
 RTLA=
 if [ "$OSN_RT" = 1 ] && command -v rtla >/dev/null 2>&1; then
@@ -43,9 +44,15 @@ left_behind() {
 	assert_eq "$(cli_knobs)" "$before" "knobs after $1"
 }
 
+# count FILE RE: lines of FILE matching RE (0 without FILE)
+count() {
+	if [ -f "$1" ]; then grep -c "$2" "$1"; else echo 0; fi
+	return 0
+}
+
 # run TOOL OUT ARGS...: TOOL (osn: "osn top"; rtla: "rtla osnoise top")
 # ARGS in $D/TOOL/, under a parent shell that records the signals it
-# gets in $D/TOOL/parent, with $STALLS injected stalls if set; RC is the
+# gets in $D/TOOL/parent, with injected stalls if $STALLS is set; RC is the
 # exit status.
 run() {
 	_tool=$1 _out=$2
@@ -54,20 +61,27 @@ run() {
 	osn) set -- "$OSN" "$@" ;;
 	rtla) set -- rtla osnoise "$@" ;;
 	esac
-	# the stalls, once the workload thread (osn/1, osnoise/1) runs
+	# the stalls, one at a time, from 1 s after the workload thread
+	# (osn/1, osnoise/1) appears until the tool ends, each recorded
 	_sp=
+	rm -f "$D/stalls" "$D/stalls-end"
 	if [ -n "$STALLS" ]; then
 		(wait_for 30 sh -c "grep -sqxE 'osn/1|osnoise/1' /proc/[0-9]*/comm" &&
-		 sleep 1 && inject_start irq 1 "$STALLS" 300000 900000) &
+		 sleep 1 &&
+		 while [ ! -e "$D/stalls-end" ]; do
+			inject_start irq 1 1 300000
+			echo >>"$D/stalls"
+			sleep 0.9
+		 done) &
 		_sp=$!
 	fi
 	(cd "$D/$_tool" && sh -c 'trap "echo USR1 >>parent" USR1
 		"$@"; rc=$?; sleep 0.3; exit $rc' sh "$@" >"$_out" 2>&1)
 	RC=$?
+	touch "$D/stalls-end"
 	[ -z "$_sp" ] || wait "$_sp"
-	echo stop >"$INJ/inject" 2>/dev/null
-	inject_wait 30
-	STALLS_DONE=$(inject_status "done")
+	inject_wait 5
+	STALLS_DONE=$(count "$D/stalls" .)
 	info "[$(cut -d" " -f1 /proc/uptime)] $_tool $* -> $RC"
 	sed 's/^/    | /' "$_out"
 }
@@ -81,12 +95,6 @@ recorder() {
 	on_exit kill "$REC"
 }
 
-# count FILE RE: lines of FILE matching RE (0 without FILE)
-count() {
-	if [ -f "$1" ]; then grep -c "$2" "$1"; else echo 0; fi
-	return 0
-}
-
 TOOLS=osn
 [ -n "$RTLA" ] && TOOLS="osn rtla"
 
@@ -95,7 +103,7 @@ for t in $TOOLS; do
 
 	# 1. a hit without continue
 	recorder "$D/$t/rec"
-	STALLS=20
+	STALLS=1
 	run "$t" "$D/$t/1.txt" top -c 1 -p 200000 -r 200000 -T 20 -s 200000 -d 8 -q \
 		--trace=t.txt \
 		--on-threshold shell,command="echo hit >>sh" \
@@ -123,7 +131,7 @@ end2" "$t: the actions of a hit, in order"
 
 	# 2. continue
 	rm -f "$D/$t/"*
-	STALLS=20
+	STALLS=1
 	run "$t" "$D/$t/2.txt" top -c 1 -p 200000 -r 200000 -T 20 -s 200000 -d 4 -q \
 		--trace=t.txt \
 		--on-threshold shell,command="echo hit >>sh" \
