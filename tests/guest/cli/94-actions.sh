@@ -7,11 +7,11 @@
 # after the workload thread appears until the tool ends, hit -s 200 ms
 # (well above TCG's 100-140 ms gaps); rtla's tracing starts seconds after
 # its threads under TCG, hence the stalls until the end.
-#   1. a hit without continue: exit 2; the threshold actions, -t's trace
+#   1. a hit without continue (hist): exit 2; the threshold actions, -t's trace
 #      saved at the hit, a signal to the parent; then the end actions in
 #      order (a signal to a recorder, --on-end trace), the list ending at
 #      a signal to a pid that does not exist ("Error sending signal").
-#   2. continue: every hit runs the shell command once and
+#   2. continue (top): every hit runs the shell command once and
 #      saves its own trace (osn: F, F.1, ...; rtla overwrites F), no
 #      threshold action at the end of -d (upstream's 2025 fix), exit 0;
 #      -t, after continue, never runs at a hit: osn saves it at the end,
@@ -50,8 +50,7 @@ count() {
 	return 0
 }
 
-# run TOOL OUT ARGS...: TOOL (osn: "osn top"; rtla: "rtla osnoise top")
-# ARGS in $D/TOOL/, under a parent shell that records the signals it
+# run TOOL OUT ARGS...: osn ARGS or rtla osnoise ARGS, in $D/TOOL/, under a parent shell that records the signals it
 # gets in $D/TOOL/parent, with injected stalls if $STALLS is set; RC is the
 # exit status.
 run() {
@@ -69,7 +68,7 @@ run() {
 		(wait_for 30 sh -c "grep -sqxE 'osn/1|osnoise/1' /proc/[0-9]*/comm" &&
 		 sleep 1 &&
 		 while [ ! -e "$D/stalls-end" ]; do
-			inject_start irq 1 1 300000
+			inject_start irq 1 1 300000 301000
 			echo >>"$D/stalls"
 			sleep 0.9
 		 done) &
@@ -104,7 +103,7 @@ for t in $TOOLS; do
 	# 1. a hit without continue
 	recorder "$D/$t/rec"
 	STALLS=1
-	run "$t" "$D/$t/1.txt" top -c 1 -p 200000 -r 200000 -T 20 -s 200000 -d 8 -q \
+	run "$t" "$D/$t/1.txt" hist -c 1 -p 200000 -r 200000 -T 20 -s 200000 -d 8 \
 		--trace=t.txt \
 		--on-threshold shell,command="echo hit >>sh" \
 		--on-threshold signal,num=10,pid=parent \
