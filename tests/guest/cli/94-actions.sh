@@ -18,7 +18,7 @@
 #      rtla not at all (documented difference); a signal out of range
 #      ends the end actions ("Error sending signal").
 #   3. malformed actions: "Invalid action", exit 1.
-# After each osn run: no instance left, knobs as before.
+# After each osn run: no instance or thread left, knobs as before.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 D=$CLI_OUT
@@ -38,10 +38,12 @@ if [ "$OSN_RT" = 1 ] && command -v rtla >/dev/null 2>&1; then
 	fi
 fi
 
-# left_behind WHAT: no instance of osn's, knobs as before the test
+# left_behind WHAT: no instance of osn's, knobs as before the test, no
+# workload thread
 left_behind() {
 	assert_eq "$(cli_instances)" "" "instances left after $1"
 	assert_eq "$(cli_knobs)" "$before" "knobs after $1"
+	assert_eq "$(osn_nthreads)" 0 "osn/N threads after $1"
 }
 
 # count FILE RE: lines of FILE matching RE (0 without FILE)
@@ -50,9 +52,9 @@ count() {
 	return 0
 }
 
-# run TOOL OUT ARGS...: osn ARGS or rtla osnoise ARGS, in $D/TOOL/, under a parent shell that records the signals it
-# gets in $D/TOOL/parent, with injected stalls if $STALLS is set; RC is the
-# exit status.
+# run TOOL OUT ARGS...: osn ARGS or rtla osnoise ARGS, in $D/TOOL/, under
+# a parent shell that records the signals it gets in $D/TOOL/parent, with
+# injected stalls if $STALLS is set; RC is the exit status.
 run() {
 	_tool=$1 _out=$2
 	shift 2
@@ -68,7 +70,7 @@ run() {
 		(wait_for 30 sh -c "grep -sqxE 'osn/1|osnoise/1' /proc/[0-9]*/comm" &&
 		 sleep 1 &&
 		 while [ ! -e "$D/stalls-end" ]; do
-			inject_start irq 1 1 300000 301000
+			inject_start irq 1 1 300000 600000
 			echo >>"$D/stalls"
 			sleep 0.9
 		 done) &
