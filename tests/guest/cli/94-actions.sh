@@ -71,7 +71,7 @@ run() {
 		 sleep 1 &&
 		 while [ ! -e "$D/stalls-end" ]; do
 			inject_start irq 1 1 300000 600000
-			echo >>"$D/stalls"
+			echo stall >>"$D/stalls"
 			sleep 0.9
 		 done) &
 		_sp=$!
