@@ -717,12 +717,12 @@ static void explain(struct osn_tool *t)
 }
 
 /*
- * The stop condition fires again: the tool's and the trace's instances
- * back on (the trace emptied, so that each saved file holds its own hit),
- * the top-level buffer that the module turns off, and the module's stop
- * conditions (re-armed by any write of their knobs).
+ * After a hit, with continue: the tool's and the trace's instances back on
+ * (the trace emptied, so that each saved file holds its own hit), the
+ * top-level buffer that the module turns off, and, if @fire_again, the
+ * module's stop conditions (re-armed by any write of their knobs).
  */
-static int rearm_stop(struct osn_tool *t)
+static int rearm_stop(struct osn_tool *t, bool fire_again)
 {
 	struct osn_knobs *k = &t->session.knobs;
 	char v[32];
@@ -736,6 +736,8 @@ static int rearm_stop(struct osn_tool *t)
 	if (tracefs_trace_on(t->inst) ||
 	    (t->session.top_tracing_on == 1 && tracefs_trace_on(NULL)))
 		return osn_err("cannot restart tracing after a stop");
+	if (!fire_again)
+		return 0;
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)
 		 (t->p->stop_us ? t->p->stop_us : t->p->stop_total_us));
 	return osn_knob_write(k, t->p->stop_us ? OSN_K_STOP : OSN_K_STOP_TOTAL, v);
@@ -744,17 +746,19 @@ static int rearm_stop(struct osn_tool *t)
 /*
  * A stop condition hit during collection: the --on-threshold actions
  * (and -t's trace).  With continue, the hit is explained now and the
- * collection goes on; else it ends, explained in the report.  Returns 1
- * to go on, 0 to end, -1 on error.
+ * collection goes on, the stop condition re-armed unless @last (past -d,
+ * where hits coming faster than they are handled would hold the run
+ * forever); else it ends, explained in the report.  Returns 1 to go on, 0
+ * to end, -1 on error.
  */
-static int on_threshold(struct osn_tool *t)
+static int on_threshold(struct osn_tool *t, bool last)
 {
 	if (!osn_actions_perform(&t->p->on_threshold, save_trace_to, t))
 		return 0;
 	explain(t);
 	osn_render_stop(t->text, t->have_why ? &t->why : NULL);
 	fflush(t->text);
-	return rearm_stop(t) ? -1 : 1;
+	return rearm_stop(t, !last) ? -1 : 1;
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -973,9 +977,9 @@ static int collect_loop(struct osn_tool *t)
 			if (collect_tick(t))
 				return -1;
 		}
-		/* past -d, only a hit gets here: then back to the drain */
+		/* a hit; with continue, then on (past -d: back to the drain) */
 		if (t->stopped) {
-			r = on_threshold(t);
+			r = on_threshold(t, over);
 			if (r <= 0)
 				return r;
 		}

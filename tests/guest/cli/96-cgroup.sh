@@ -76,14 +76,21 @@ wait "$sp" 2>/dev/null
 # the kernel's refusal, osn's own cgroup and a given one: exit 0
 refused="the kernel does not move osn/1 (pid [0-9]*), a kthread bound to its CPU (Invalid argument)"
 expect osn 0 "$refused" -c 1 -d 1 -C
-expect osn 0 "$refused" -c 1 -d 1 -C/osn_test
+expect osn 0 "$refused" -c 1 -d 1 -C=/osn_test
 # a path that does not exist: rtla's error, before anything is set up
 expect osn 1 "Failed to move threads to cgroup: .*osn_nonexistent/cgroup.procs: No such file" \
 	-c 1 -d 1 --cgroup=/osn_nonexistent
 [ -z "$(cat "$cgroot/osn_test/cgroup.procs")" ] || fail "something stayed in osn_test"
 
 if [ -n "$RTLA" ]; then
-	expect rtla 0 "Operating System Noise" -c 1 -d 1 -C
-	expect rtla 1 "Failed to move threads to cgroup" -c 1 -d 1 --cgroup=/osn_nonexistent
+	run rtla "$D/rtla.txt" -c 1 -d 1 -C
+	assert_eq "$RC" 0 "rtla top -C: exit status"
+	# rtla before 7.x (its own getopt) takes a PATH only as -C=PATH and
+	# --cgroup=PATH as no PATH at all: osn takes every form
+	if rtla osnoise top -h 2>&1 | grep -q -- --on-threshold; then
+		expect rtla 1 "Failed to move threads to cgroup" -c 1 -d 1 --cgroup=/osn_nonexistent
+	else
+		expect rtla 1 "Failed to move threads to cgroup" -c 1 -d 1 -C=/osn_nonexistent
+	fi
 fi
 exit 0
