@@ -65,15 +65,14 @@ run() {
 	rtla) set -- rtla osnoise "$@" ;;
 	esac
 	# the stalls, one at a time, from 1 s after the workload thread
-	# (osn/1, osnoise/1) appears until the tool ends, each recorded
+	# (osn/1, osnoise/1) appears until the tool ends
 	_sp=
-	rm -f "$D/stalls" "$D/stalls-end"
+	rm -f "$D/stalls-end"
 	if [ -n "$STALLS" ]; then
 		(wait_for 30 sh -c "grep -sqxE 'osn/1|osnoise/1' /proc/[0-9]*/comm" &&
 		 sleep 1 &&
 		 while [ ! -e "$D/stalls-end" ]; do
 			inject_start irq 1 1 300000 600000
-			echo stall >>"$D/stalls"
 			sleep 0.9
 		 done) &
 		_sp=$!
@@ -85,7 +84,6 @@ run() {
 	touch "$D/stalls-end"
 	[ -z "$_sp" ] || wait "$_sp"
 	inject_wait 5
-	STALLS_DONE=$(count "$D/stalls" .)
 	info "[$_t0-$(cut -d" " -f1 /proc/uptime)] $_tool $* -> $RC"
 	sed 's/^/    | /' "$_out"
 }
@@ -148,13 +146,14 @@ end2" "$t: the actions of a hit, in order"
 	assert_eq "$(count "$D/$t/sh" after-continue)" 0 "$t: an action after continue ran"
 	assert_eq "$(count "$D/$t/sh" end)" 0 "$t: an end action after a failed one ran"
 	grep -q "Error sending signal" "$D/$t/2.txt" || fail "$t: no 'Error sending signal' for signal 99"
-	# rtla re-enables at its 1 s tick, so it may sleep through a stall
+	# rtla re-enables at its 1 s tick, so it may sleep through a stall.
+	# No upper bound: a loaded host gives TCG gaps over 200 ms (hits
+	# explained as hw), hits all the same.
 	if [ "$t" = osn ]; then
 		assert_ge "$n" 2 "osn: hits with continue"
 	else
 		assert_ge "$n" 1 "rtla: hits with continue"
 	fi
-	assert_le "$n" "$STALLS_DONE" "$t: hits with continue vs stalls injected"
 	[ -s "$D/$t/h.txt" ] || fail "$t: no h.txt"
 	if [ "$t" = osn ]; then
 		assert_eq "$(grep -c '^osn hit stop tracing$' "$D/osn/2.txt")" "$n" \
