@@ -14,6 +14,7 @@ static int parse(enum osn_cmd cmd, const char *line)
 	int argc = 0;
 	char *tok, *save = NULL;
 
+	osn_params_free(&p);	/* the previous parse's actions */
 	snprintf(buf, sizeof(buf), "%s %s", osn_cmd_name(cmd), line);
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 63;
 	     tok = strtok_r(NULL, " ", &save))
@@ -145,8 +146,11 @@ TEST(events)
 	CHECK(!p.events[1].filter);
 
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched"), -1);
-	CHECK_STR(osn_last_err(), "-e needs -t: its events go to the saved trace");
+	CHECK_STR(osn_last_err(), "-e needs -t or a trace action: its events go to the saved trace");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched -a 10"), 0);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched --on-end trace"), 0);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched --on-threshold trace,file=x"), 0);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-e sched --on-threshold continue"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, "--filter x"), -1);
 	CHECK_STR(osn_last_err(), "--filter needs a previous -e");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--trigger x"), -1);
@@ -259,6 +263,39 @@ TEST(help)
 	free(b.text);
 }
 
+/* --on-threshold, --on-end, -t's action last, -C[PATH] */
+TEST(actions_and_cgroup)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP,
+		       "-s 10 --on-threshold shell,command=true -t t.txt --on-threshold continue --on-end signal,num=10,pid=parent"),
+		 0);
+	CHECK_EQ(p.on_threshold.len, 3);
+	CHECK_EQ(p.on_threshold.list[0].type, OSN_ACTION_SHELL);
+	CHECK_EQ(p.on_threshold.list[1].type, OSN_ACTION_CONTINUE);
+	CHECK_EQ(p.on_threshold.list[2].type, OSN_ACTION_TRACE);
+	CHECK_STR(p.on_threshold.list[2].arg, "t.txt");
+	CHECK_EQ(p.on_end.len, 1);
+	CHECK_EQ(p.on_end.list[0].pid, OSN_ACTION_PARENT);
+	CHECK(!p.cgroup);
+
+	CHECK_EQ(parse(OSN_CMD_HIST, "--on-end bogus"), -1);
+	CHECK_STR(osn_last_err(), "Invalid action bogus");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--on-threshold shell"), -1);
+	CHECK_STR(osn_last_err(), "Invalid action shell");
+
+	CHECK_EQ(parse(OSN_CMD_TOP, "-C"), 0);
+	CHECK(p.cgroup && !p.cgroup_path);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-C /osn -d 1"), 0);
+	CHECK_STR(p.cgroup_path, "/osn");
+	CHECK_EQ(p.duration_s, 1);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--cgroup=/a/b"), 0);
+	CHECK_STR(p.cgroup_path, "/a/b");
+	CHECK_EQ(parse(OSN_CMD_HIST, "-C/x"), 0);
+	CHECK_STR(p.cgroup_path, "/x");
+	CHECK_EQ(parse(OSN_CMD_HIST, "-C -d 2"), 0);
+	CHECK(p.cgroup && !p.cgroup_path);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -272,5 +309,7 @@ int main(int argc, char **argv)
 	RUN(json);
 	RUN(bad_values);
 	RUN(help);
+	RUN(actions_and_cgroup);
+	osn_params_free(&p);
 	return h_done(argv[0]);
 }

@@ -26,6 +26,8 @@ enum {
 	OPT_NO_INDEX,
 	OPT_WITH_ZEROS,
 	OPT_VERSION,
+	OPT_ON_THRESHOLD,
+	OPT_ON_END,
 };
 
 /* What an option handler did with an option. */
@@ -56,12 +58,13 @@ struct cmd_opts {
 	const char *help;		/* usage: its own options */
 };
 
-#define COMMON_SHORTOPTS	"a:c:d:De:hH:p:P:qr:s:S:t::T:"
+#define COMMON_SHORTOPTS	"a:c:C::d:De:hH:p:P:qr:s:S:t::T:"
 #define MAX_LONGOPTS		64
 
 static const struct option common_opts[] = {
 	{ "auto",		required_argument,	NULL, 'a' },
 	{ "cpus",		required_argument,	NULL, 'c' },
+	{ "cgroup",		optional_argument,	NULL, 'C' },
 	{ "duration",		required_argument,	NULL, 'd' },
 	{ "debug",		no_argument,		NULL, 'D' },
 	{ "event",		required_argument,	NULL, 'e' },
@@ -82,6 +85,8 @@ static const struct option common_opts[] = {
 	{ "trace-buffer-size",	required_argument,	NULL, OPT_BUFSIZE },
 	{ "json",		optional_argument,	NULL, OPT_JSON },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "on-threshold",	required_argument,	NULL, OPT_ON_THRESHOLD },
+	{ "on-end",		required_argument,	NULL, OPT_ON_END },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -122,8 +127,11 @@ static int event_opt(struct parse *ps, const char *arg)
 	return OPT_OK;
 }
 
-/* -t[FILE], -t=FILE, -t FILE (a next argument that is not an option) */
-static int trace_opt(struct parse *ps, const char *arg)
+/*
+ * An optional value: -xVALUE, -x=VALUE, -x VALUE (a next argument that is
+ * not an option, as rtla's PARSE_OPT_OPTARG_ALLOW_NEXT); NULL when none.
+ */
+static const char *optional_value(struct parse *ps, const char *arg)
 {
 	if (arg) {
 		if (arg[0] == '=')
@@ -131,7 +139,14 @@ static int trace_opt(struct parse *ps, const char *arg)
 	} else if (optind < ps->argc && ps->argv[optind][0] != '-') {
 		arg = ps->argv[optind++];
 	}
-	ps->p->trace_file = arg && *arg ? arg : OSN_TRACE_FILE;
+	return arg && *arg ? arg : NULL;
+}
+
+/* -t[FILE] */
+static int trace_opt(struct parse *ps, const char *arg)
+{
+	arg = optional_value(ps, arg);
+	ps->p->trace_file = arg ? arg : OSN_TRACE_FILE;
 	ps->trace_set = true;
 	return OPT_OK;
 }
@@ -173,6 +188,10 @@ static int common_opt(struct parse *ps, int c, const char *arg)
 		return OPT_OK;
 	case 'c':
 		return cpulist_opt(ps, "-c", arg, &p->cpus, &p->have_cpus);
+	case 'C':
+		p->cgroup = true;
+		p->cgroup_path = optional_value(ps, arg);
+		return OPT_OK;
 	case 'd':
 		if (osn_parse_duration_s(arg, &p->duration_s))
 			return bad("-d");
@@ -225,6 +244,12 @@ static int common_opt(struct parse *ps, int c, const char *arg)
 	case OPT_VERSION:
 		p->version = true;
 		return OPT_END;
+	case OPT_ON_THRESHOLD:
+		return osn_actions_parse(&p->on_threshold, arg, OSN_TRACE_FILE) ?
+			OPT_ERR : OPT_OK;
+	case OPT_ON_END:
+		return osn_actions_parse(&p->on_end, arg, OSN_TRACE_FILE) ?
+			OPT_ERR : OPT_OK;
 	}
 	return OPT_NOT_MINE;
 }
@@ -255,8 +280,12 @@ static int check_common(const struct parse *ps)
 		return osn_err("-r %llu: runtime must be <= %llu us with interrupts disabled (osn hwnoise)",
 			       (unsigned long long)p->runtime_us,
 			       OSN_MAX_ATOMIC_RUNTIME_US);
-	if (p->nevents && !p->trace_file)
-		return osn_err("-e needs -t: its events go to the saved trace");
+	/* -t saves at a hit like rtla's, after the --on-threshold actions */
+	if (p->trace_file &&
+	    osn_actions_add_trace(&p->on_threshold, p->trace_file))
+		return -1;
+	if (p->nevents && !p->on_threshold.has_trace && !p->on_end.has_trace)
+		return osn_err("-e needs -t or a trace action: its events go to the saved trace");
 	if (p->have_hk && osn_cpuset_empty(&p->hk))
 		return osn_err("-H: empty cpu list");
 	if (p->json && p->json_file == NULL && p->trace_file &&
@@ -372,6 +401,12 @@ static const struct cmd_opts cmds[OSN_NR_CMDS] = {
 		.help = TOP_HELP,
 	},
 };
+
+void osn_params_free(struct osn_params *p)
+{
+	osn_actions_free(&p->on_threshold);
+	osn_actions_free(&p->on_end);
+}
 
 const char *osn_cmd_name(enum osn_cmd cmd)
 {
@@ -519,13 +554,20 @@ static const char *common_help =
 "  -s, --stop US              stop when a single noise sample is > US\n"
 "  -S, --stop-total US        stop when a period's total noise is > US\n"
 "  -a, --auto US              -s US -T 1 -t\n"
-"  -t, --trace[=FILE]         save the trace to FILE (default " OSN_TRACE_FILE ")\n"
+"  -t, --trace[=FILE]         save the trace to FILE (default " OSN_TRACE_FILE "):\n"
+"                             at a stop condition's hit, else at the end\n"
 "  -e, --event SYS[:EVENT]    also trace this event in the saved trace\n"
 "      --filter FILTER        filter for the previous -e event\n"
 "      --trigger TRIGGER      trigger for the previous -e event\n"
+"  -C, --cgroup[=PATH]        put the osn/N threads in cgroup PATH (cgroup v2,\n"
+"                             relative to its mount), or in osn's own\n"
 "  -P, --priority PRIO        scheduling of the osn/N threads: o:nice,\n"
 "                             r:prio, f:prio or d:runtime:period (ns, or\n"
 "                             with us/ms/s)\n"
+"      --on-threshold ACTION  when a stop condition is hit: trace[,file=F],\n"
+"                             signal,num=N,pid=P|parent, shell,command=C or\n"
+"                             continue (go on; each trace to F, F.1, ...)\n"
+"      --on-end ACTION        the same, at the end of the run\n"
 "      --warm-up TIME         let the workload run TIME before collecting\n"
 "      --trace-buffer-size KB per-CPU buffer size of osn's instances\n"
 "      --json[=FILE]          JSON report to FILE (or to stdout instead of text)\n"

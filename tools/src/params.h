@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "actions.h"
 #include "util.h"
 
 #define OSN_TRACE_FILE		"osn_trace.txt"
@@ -49,6 +50,10 @@ struct osn_params {
 	uint64_t stop_us;		/* -s; 0 = off */
 	uint64_t stop_total_us;		/* -S; 0 = off */
 	const char *trace_file;		/* -t; NULL = no trace */
+	struct osn_actions on_threshold;	/* --on-threshold, then -t's */
+	struct osn_actions on_end;	/* --on-end */
+	bool cgroup;			/* -C */
+	const char *cgroup_path;	/* -C PATH; NULL = osn's own cgroup */
 	struct osn_event_opt events[OSN_MAX_EVENTS];	/* -e */
 	int nevents;
 	struct osn_sched sched;		/* -P */
@@ -74,6 +79,9 @@ struct osn_params {
  */
 int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
 		   struct osn_params *p);
+
+/* Free what parsing allocated (the actions), whatever it returned. */
+void osn_params_free(struct osn_params *p);
 
 void osn_usage(enum osn_cmd cmd, FILE *f);
 const char *osn_cmd_name(enum osn_cmd cmd);

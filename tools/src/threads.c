@@ -3,6 +3,8 @@
  * threads.c - workload threads and affinities (see threads.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <mntent.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -135,4 +137,73 @@ int osn_online_cpus(struct osn_cpuset *set)
 		r = osn_parse_cpulist(buf, OSN_MAX_CPUS, set);
 	fclose(f);
 	return r;
+}
+
+/* Where cgroup2 is mounted (the first mount), or -1 */
+static int cgroup2_mount(char *buf, size_t len)
+{
+	FILE *f = setmntent("/proc/mounts", "r");
+	struct mntent *m;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while ((m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			osn_strlcpy(buf, m->mnt_dir, len);
+			ret = 0;
+			break;
+		}
+	endmntent(f);
+	return ret;
+}
+
+/* osn's own cgroup v2 path: the "0::PATH" line of /proc/self/cgroup */
+static int self_cgroup(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	char line[4096];
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			osn_strlcpy(buf, line + 3, len);
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+int osn_cgroup_open(const char *path)
+{
+	char mnt[2048], self[2048], procs[4200];
+	int fd;
+
+	if (cgroup2_mount(mnt, sizeof(mnt)))
+		return osn_err("Did not find cgroupv2 mount point");
+	if (!path) {
+		if (self_cgroup(self, sizeof(self)))
+			return osn_err("Did not find self cgroup");
+		path = self;
+	}
+	snprintf(procs, sizeof(procs), "%s%s%s/cgroup.procs", mnt,
+		 path[0] == '/' ? "" : "/", path);
+	osn_debug("-C: %s", procs);
+	fd = open(procs, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return osn_err("Failed to move threads to cgroup: %s: %s", procs,
+			       strerror(errno));
+	return fd;
+}
+
+int osn_cgroup_move(int fd, pid_t pid)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+
+	return write(fd, buf, len) == len ? 0 : -1;
 }

@@ -30,6 +30,16 @@ int osn_apply_sched(pid_t pid, const struct osn_sched *s);
 /* Move the calling process to @cpus; -1 with osn_err() on failure. */
 int osn_set_affinity(const struct osn_cpuset *cpus);
 
+/*
+ * -C: open cgroup.procs of the cgroup v2 @path (relative to the cgroup2
+ * mount), or of osn's own cgroup when NULL.  The fd, or -1 with
+ * osn_err() (rtla's messages).
+ */
+int osn_cgroup_open(const char *path);
+
+/* Move @pid to the cgroup of @fd; -1 with errno on failure. */
+int osn_cgroup_move(int fd, pid_t pid);
+
 /* Online CPUs (/sys/devices/system/cpu/online), as a set. */
 int osn_online_cpus(struct osn_cpuset *set);
 

@@ -448,7 +448,7 @@ static int create_instances(struct osn_tool *t)
 	t->inst = new_instance(t, t->ops->instance);
 	if (!t->inst)
 		return -1;
-	if (p->trace_file) {
+	if (p->on_threshold.has_trace || p->on_end.has_trace) {
 		t->tinst = new_instance(t, OSN_INST_TRACE);
 		if (!t->tinst)
 			return -1;
@@ -579,38 +579,111 @@ static int sched_threads(struct osn_tool *t, const struct osn_thread *th,
 	return 0;
 }
 
-/* -P: wait for the osn/N threads, then sched_setattr each. */
-static int apply_priority(struct osn_tool *t)
+/*
+ * -C: each thread to the cgroup (rtla's set_comm_cgroup()).  The kernel
+ * refuses to migrate a kthread bound to its CPU (PF_NO_SETAFFINITY:
+ * EINVAL), and osn/N is one: osn says so and runs on with the threads
+ * where they are.  rtla osnoise -C ends the same way, silently: it looks
+ * for osnoise/N before tracing starts them, finds none and moves nothing
+ * (7.2).  Any other refusal is an error, rtla's.
+ */
+static int cgroup_threads(struct osn_tool *t, const struct osn_thread *th,
+			  int n)
+{
+	for (int i = 0; i < n; i++) {
+		osn_debug("-C: %s%d (pid %d)", OSN_THREAD_PREFIX, th[i].cpu,
+			  (int)th[i].pid);
+		if (!osn_cgroup_move(t->cgroup_fd, th[i].pid))
+			continue;
+		if (errno != EINVAL)
+			return osn_err("Failed to move threads to cgroup: %s%d (pid %d): %s",
+				       OSN_THREAD_PREFIX, th[i].cpu,
+				       (int)th[i].pid, strerror(errno));
+		osn_warn("-C: the kernel does not move %s%d (pid %d), a kthread bound to its CPU (%s): the workload threads stay in their cgroup",
+			 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
+			 strerror(errno));
+		return 0;
+	}
+	return 0;
+}
+
+/* -P, -C: wait for the osn/N threads, then sched_setattr each, then -C. */
+static int setup_threads(struct osn_tool *t)
 {
 	const struct osn_params *p = t->p;
 	struct osn_thread *th;
-	char prio[64];
+	char prio[64] = "";
 	int n, ret;
 
-	if (p->sched.policy == OSN_SCHED_NONE)
+	if (p->sched.policy == OSN_SCHED_NONE && !p->cgroup)
 		return 0;
 	th = calloc(t->ncpus, sizeof(*th));
 	if (!th)
 		return osn_err("out of memory");
 	n = wait_for_threads(t, th);
-	osn_format_sched(&p->sched, prio, sizeof(prio));
+	if (p->sched.policy != OSN_SCHED_NONE)
+		osn_format_sched(&p->sched, prio, sizeof(prio));
 	if ((p->sched.policy == OSN_SCHED_FIFO ||
 	     p->sched.policy == OSN_SCHED_RR) &&
 	    p->runtime_us == p->period_us)
 		osn_warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
 			 prio);
 	if (n <= 0) {
-		osn_err("-P %s: no workload thread %sN for cpus %.200s appeared in 10 s",
-			prio, OSN_THREAD_PREFIX, t->cpus_str);
+		osn_err("%s: no workload thread %sN for cpus %.200s appeared in 10 s",
+			prio[0] ? "-P" : "-C", OSN_THREAD_PREFIX, t->cpus_str);
 		free(th);
 		return osn_interrupted ? 0 : -1;
 	}
 	if (n < (int)t->ncpus)
-		osn_warn("-P %s: only %d of %zu workload threads found", prio, n,
+		osn_warn("-P/-C: only %d of %zu workload threads found", n,
 			 t->ncpus);
-	ret = sched_threads(t, th, n, prio);
+	ret = (prio[0] && sched_threads(t, th, n, prio)) ||
+	      (p->cgroup && cgroup_threads(t, th, n)) ? -1 : 0;
 	free(th);
 	return ret;
+}
+
+/*
+ * Save the trace to @file, or to @file.N for its N-th save of the run
+ * (osn_numbered_file()); -t's file was opened before the run.
+ */
+static int save_trace_to(void *ctx, const char *file)
+{
+	struct osn_tool *t = ctx;
+	struct osn_saved *s = t->saved;
+	char name[4096];
+	FILE *f;
+	int ret;
+
+	while (s < t->saved + t->nsaved && strcmp(s->file, file))
+		s++;
+	if (s == t->saved + t->nsaved) {
+		if (t->nsaved == sizeof(t->saved) / sizeof(t->saved[0]))
+			return osn_err("too many trace files");
+		s->file = file;
+		s->n = 0;
+		t->nsaved++;
+	}
+	osn_numbered_file(file, s->n++, name, sizeof(name));
+	fprintf(t->text, "  Saving trace to %s\n", name);
+	if (s->n == 1 && t->trace_f && !strcmp(file, t->p->trace_file))
+		return osn_save_trace(t->tinst, t->trace_f, name);
+	f = fopen(name, "w");
+	if (!f)
+		return osn_err("cannot write %s: %s", name, strerror(errno));
+	ret = osn_save_trace(t->tinst, f, name);
+	if (fclose(f) && !ret)
+		ret = osn_err("cannot write %s: %s", name, strerror(errno));
+	return ret;
+}
+
+/* Has @file been saved during this run? */
+static bool trace_saved(const struct osn_tool *t, const char *file)
+{
+	for (unsigned i = 0; i < t->nsaved; i++)
+		if (!strcmp(t->saved[i].file, file))
+			return true;
+	return false;
 }
 
 static bool tool_instance_off(struct osn_tool *t)
@@ -656,6 +729,51 @@ static void explain(struct osn_tool *t)
 	}
 }
 
+/*
+ * After a hit, with continue: the tool's and the trace's instances back on
+ * (the trace emptied, so that each saved file holds its own hit), the
+ * top-level buffer that the module turns off, and, if @fire_again, the
+ * module's stop conditions (re-armed by any write of their knobs).
+ */
+static int rearm_stop(struct osn_tool *t, bool fire_again)
+{
+	struct osn_knobs *k = &t->session.knobs;
+	char v[32];
+
+	t->stopped = false;
+	t->have_stop_ev = false;
+	t->have_why = false;
+	if (t->tinst && (tracefs_instance_file_clear(t->tinst, "trace") ||
+			 tracefs_trace_on(t->tinst)))
+		return osn_err("cannot restart instance %s", OSN_INST_TRACE);
+	if (tracefs_trace_on(t->inst) ||
+	    (t->session.top_tracing_on == 1 && tracefs_trace_on(NULL)))
+		return osn_err("cannot restart tracing after a stop");
+	if (!fire_again)
+		return 0;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)
+		 (t->p->stop_us ? t->p->stop_us : t->p->stop_total_us));
+	return osn_knob_write(k, t->p->stop_us ? OSN_K_STOP : OSN_K_STOP_TOTAL, v);
+}
+
+/*
+ * A stop condition hit during collection: the --on-threshold actions
+ * (and -t's trace).  With continue, the hit is explained now and the
+ * collection goes on, the stop condition re-armed unless @last (past -d,
+ * where hits coming faster than they are handled would hold the run
+ * forever); else it ends, explained in the report.  Returns 1 to go on, 0
+ * to end, -1 on error.
+ */
+static int on_threshold(struct osn_tool *t, bool last)
+{
+	if (!osn_actions_perform(&t->p->on_threshold, save_trace_to, t))
+		return 0;
+	explain(t);
+	osn_render_stop(t->text, t->have_why ? &t->why : NULL);
+	fflush(t->text);
+	return rearm_stop(t, !last) ? -1 : 1;
+}
+
 /* ---- the run ---------------------------------------------------------------- */
 
 static void tool_init(struct osn_tool *t, const struct osn_tool_ops *ops,
@@ -663,6 +781,7 @@ static void tool_init(struct osn_tool *t, const struct osn_tool_ops *ops,
 {
 	memset(t, 0, sizeof(*t));
 	t->watch_fd = -1;
+	t->cgroup_fd = -1;
 	t->session.fd = -1;	/* no session yet: nothing to end */
 	t->p = p;
 	t->ops = ops;
@@ -688,12 +807,18 @@ static int tool_setup(struct osn_tool *t)
 	if (osn_session_begin(&t->session, osn_cmd_name(t->ops->cmd)) ||
 	    open_outputs(t) || pick_cpus(t))
 		return -1;
+	/* -C's cgroup is checked before anything changes */
+	if (t->p->cgroup) {
+		t->cgroup_fd = osn_cgroup_open(t->p->cgroup_path);
+		if (t->cgroup_fd < 0)
+			return -1;
+	}
 	check_options_knob();
 	read_unmeasured(t);
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
 		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
 			 who);
-	if (set_knobs(t) || setup_instances(t) || apply_priority(t))
+	if (set_knobs(t) || setup_instances(t) || setup_threads(t))
 		return -1;
 	return 0;
 }
@@ -804,7 +929,12 @@ static int drain_periods(struct osn_tool *t, uint64_t now, uint64_t end,
 
 	if (read_instance(t))
 		return -1;
-	if (t->stopped || !t->period_goal || period_goal_reached(t))
+	/* a hit in those periods: the loop runs its actions at once */
+	if (t->stopped) {
+		*next_tick = now;
+		return 0;
+	}
+	if (!t->period_goal || period_goal_reached(t))
 		return 1;
 #ifdef OSN_MUTANT_DURATION_EARLY	/* mutant: -d ends at its deadline */
 	return 1;
@@ -866,8 +996,12 @@ static int collect_loop(struct osn_tool *t)
 			if (collect_tick(t))
 				return -1;
 		}
-		if (t->stopped || over)
-			break;
+		/* a hit; with continue, then on (past -d: back to the drain) */
+		if (t->stopped) {
+			r = on_threshold(t, over);
+			if (r <= 0)
+				return r;
+		}
 	}
 	return 0;
 }
@@ -930,12 +1064,18 @@ static void warn_no_samples(const struct osn_tool *t)
 			 OSN_KNOB_OPTIONS);
 }
 
+/*
+ * -t's trace when no hit saved it (rtla saves none then: osn keeps what
+ * -t and -e asked for), then the --on-end actions, whether a stop
+ * condition was hit or not (as rtla).
+ */
 static int save_trace(struct osn_tool *t)
 {
-	if (!t->tinst)
-		return 0;
-	fprintf(t->text, "  Saving trace to %s\n", t->p->trace_file);
-	return osn_save_trace(t->tinst, t->trace_f, t->p->trace_file);
+	if (t->p->trace_file && !trace_saved(t, t->p->trace_file) &&
+	    save_trace_to(t, t->p->trace_file))
+		return -1;
+	osn_actions_perform(&t->p->on_end, save_trace_to, t);
+	return 0;
 }
 
 /* The end of collection: the last read, the reports, the saved trace. */
@@ -998,6 +1138,8 @@ static int tool_teardown(struct osn_tool *t, int ret)
 		ret = 1;
 	}
 	ret = close_outputs(t, ret);
+	if (t->cgroup_fd >= 0)
+		close(t->cgroup_fd);
 	free(t->cpus);
 	free(t->cpu_periods);
 	if (t->ops->destroy)
@@ -1022,18 +1164,19 @@ int osn_tool_main(const struct osn_tool_ops *ops, int argc, char **argv,
 {
 	struct osn_params p;
 
+	int ret = 0;
+
 	if (osn_parse_args(ops->cmd, argc, argv, nr_cpus, &p)) {
 		osn_err_print();
-		return 1;
-	}
-	if (p.help) {
+		ret = 1;
+	} else if (p.help) {
 		osn_usage(ops->cmd, stdout);
-		return 0;
-	}
-	if (p.version) {
+	} else if (p.version) {
 		printf("osn " OSN_VERSION "\n");
-		return 0;
+	} else {
+		osn_debug_level = p.debug;
+		ret = run(ops, &p, nr_cpus);
 	}
-	osn_debug_level = p.debug;
-	return run(ops, &p, nr_cpus);
+	osn_params_free(&p);
+	return ret;
 }

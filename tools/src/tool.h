@@ -97,6 +97,12 @@ struct osn_tool {
 	FILE *text;			/* stdout, or stderr with --json on stdout */
 	FILE *json_f;			/* --json=FILE, opened before the run */
 	FILE *trace_f;			/* -t FILE, opened before the run */
+	int cgroup_fd;			/* -C: its cgroup.procs, or -1 */
+	struct osn_saved {		/* saves per trace file: F, F.1, ... */
+		const char *file;
+		unsigned n;
+	} saved[2 * OSN_MAX_ACTIONS];
+	unsigned nsaved;
 };
 
 /*
