@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "audit.h"
 #include "osn.h"
 #include "session.h"
 #include "util.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  top       per-CPU summary of the noise, refreshed every second\n"
 	      "  hist      per-CPU histogram of the noise samples\n"
+	      "  audit     check how well the CPUs are isolated from noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
 	      "\n"
 	      "  osn COMMAND -h shows the options of COMMAND; see osn(1).\n", f);
@@ -66,6 +68,8 @@ int main(int argc, char **argv)
 		return osn_tool_main(&osn_top_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "hist"))
 		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
+	if (!strcmp(argv[1], "audit"))
+		return osn_audit_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cleanup"))
 		return cleanup_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -77,7 +81,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, osn hist or osn cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, osn hist, osn audit or osn cleanup)\n",
 		argv[1]);
 	return 1;
 }
