@@ -137,14 +137,14 @@ int osn_parse_hexmask(const char *s, struct osn_cpuset *set)
 		if (s[i] == ',')
 			continue;
 		if (!isxdigit((unsigned char)s[i]))
-			return osn_err("'%.*s' is not a hex cpu mask", (int)len, s);
+			return osn_err("'%.*s' is not a hex cpu mask", (int)(len < 40 ? len : 40), s);
 		v = isdigit((unsigned char)s[i]) ? s[i] - '0' :
 			tolower((unsigned char)s[i]) - 'a' + 10;
 		for (int b = 0; b < 4; b++, bit++)
 			if (v & (1 << b)) {
 				if (bit >= OSN_MAX_CPUS)
-					return osn_err("cpu mask '%.*s' is too wide",
-						       (int)len, s);
+					return osn_err("cpu mask '%.*s...' is too wide",
+						       (int)(len < 40 ? len : 40), s);
 				osn_cpuset_set(set, bit);
 			}
 	}
