@@ -1,0 +1,175 @@
+#!/bin/sh
+# timeout: 60
+# osn audit: change an IRQ's affinity, two sysctls and a task's affinity in
+# the guest and see the status and evidence of the checks that follow them;
+# exit statuses (0/1 by whether a check fails, 2 on bad input), --json,
+# a run without root (says what it could not read).  The audit needs no
+# module and writes nothing; the test puts back what it changed.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+[ -x "$OSN" ] || skip "tools/osn is not in the guest"
+[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (has $(nproc))"
+O=/tmp/osn-audit.out
+E=/tmp/osn-audit.err
+on_exit rm -f "$O" "$E"
+
+# audit ARGS...: osn audit ARGS > $O, 2> $E; RC is its exit status, which
+# must be 1 exactly when a check fails.
+audit() {
+	"$OSN" audit "$@" >"$O" 2>"$E"
+	RC=$?
+	[ -s "$E" ] && { cat "$E"; fail "osn audit $*: stderr not empty"; }
+	if grep -q '^fail  ' "$O"; then
+		assert_eq "$RC" 1 "exit status of osn audit $* with a failing check"
+	else
+		assert_eq "$RC" 0 "exit status of osn audit $* with no failing check"
+	fi
+}
+
+# line CHECK: the line of CHECK in $O
+line() {
+	grep -E "^(ok|warn|fail|n/a) +$1 " "$O"
+}
+
+# expect CHECK STATUS_ERE EVIDENCE_ERE
+expect() {
+	_l=$(line "$1")
+	[ -n "$_l" ] || { cat "$O"; fail "no line for $1"; }
+	info "$_l"
+	assert_match "$_l" "^($2) +$1 +$3" "$1"
+}
+
+# ---- the default CPUs, boot parameters -------------------------------------
+audit
+cat "$O"
+if grep -Eq '(^| )(nohz_full|isolcpus)=' /proc/cmdline; then
+	grep -q '^osn audit: CPUs .* (isolcpus=/nohz_full= of the kernel command line)' "$O" ||
+		fail "default CPUs: $(head -n 1 "$O")"
+else
+	grep -q '^osn audit: CPUs 1.* (all but CPU 0: ' "$O" ||
+		fail "default CPUs: $(head -n 1 "$O")"
+	expect boot/nohz_full warn "no nohz_full= in /proc/cmdline"
+	expect boot/isolcpus warn "no isolcpus= in /proc/cmdline"
+	expect boot/consistency n/a "no isolation parameter"
+fi
+grep -Eq '^[0-9]+ ok, [0-9]+ warn, [0-9]+ fail, [0-9]+ n/a$' "$O" || fail "no summary line"
+
+# ---- an IRQ moved onto CPU 1 and away again ------------------------------------
+# The first numbered IRQ that takes a new affinity (managed IRQs refuse).
+irq='' orig=''
+for n in $(awk -F: '$1 ~ /^ *[0-9]+$/ { print $1 + 0 }' /proc/interrupts); do
+	f=/proc/irq/$n/smp_affinity_list
+	[ -w "$f" ] || continue
+	o=$(cat "$f")
+	if echo 1 >"$f" 2>/dev/null && [ "$(cat "$f")" = 1 ]; then
+		irq=$n orig=$o
+		break
+	fi
+	echo "$o" >"$f" 2>/dev/null
+done
+[ -n "$irq" ] || fail "no IRQ accepts smp_affinity_list 1"
+on_exit sh -c "echo $orig > /proc/irq/$irq/smp_affinity_list"
+name=$(awk -v n="$irq:" '$1 == n { print $NF }' /proc/interrupts)
+info "IRQ $irq ($name): smp_affinity_list $orig -> 1"
+audit -c 1
+grep -q '^osn audit: CPUs 1 (-c 1); housekeeping CPUs 0' "$O" || fail "header: $(head -n 1 "$O")"
+expect "irq/$irq" "warn|fail" "$name: smp_affinity_list 1, effective_affinity_list [-0-9,]+ \\(/proc/irq/$irq/\\); [0-9]+ interrupts on CPUs 1"
+line "irq/$irq" | grep -q "=> fix: echo 0 > /proc/irq/$irq/smp_affinity_list$" ||
+	fail "irq/$irq fix: $(line "irq/$irq")"
+echo 0 >"/proc/irq/$irq/smp_affinity_list" || fail "move IRQ $irq to CPU 0"
+# the effective affinity follows at the IRQ's next interrupt on some chips
+n=0
+while [ -e "/proc/irq/$irq/effective_affinity_list" ] &&
+      [ "$(cat "/proc/irq/$irq/effective_affinity_list")" != 0 ] && [ $n -lt 20 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+audit -c 1
+if [ -z "$(line "irq/$irq")" ]; then
+	info "IRQ $irq on CPU 0: no irq/$irq line"
+elif [ -e "/proc/irq/$irq/effective_affinity_list" ] &&
+     [ "$(cat "/proc/irq/$irq/effective_affinity_list")" != 0 ]; then
+	info "IRQ $irq: effective affinity still $(cat "/proc/irq/$irq/effective_affinity_list") (moves at its next interrupt)"
+	expect "irq/$irq" fail "$name: smp_affinity_list 0,"
+else
+	fail "IRQ $irq on CPU 0 still reported: $(line "irq/$irq")"
+fi
+echo "$orig" >"/proc/irq/$irq/smp_affinity_list"
+
+# ---- sysctls flipped and put back ----------------------------------------------
+# flip CHECK FILE GOOD BAD: the check follows FILE between GOOD and BAD.
+flip() {
+	if [ ! -e "$2" ]; then
+		info "$2 is absent on $OSN_KVER: $1 not exercised"
+		return 0
+	fi
+	_orig=$(cat "$2")
+	on_exit sh -c "echo $_orig > $2"
+	echo "$3" >"$2" || fail "write $3 to $2"
+	audit -c 1
+	expect "$1" ok "$3 \\($2\\)$"
+	echo "$4" >"$2" || fail "write $4 to $2"
+	audit -c 1
+	expect "$1" warn "$4 \\($2\\): "
+	line "$1" | grep -q "=> fix: " || fail "$1: no fix"
+	echo "$_orig" >"$2"
+}
+flip kernel/timer_migration /proc/sys/kernel/timer_migration 0 1
+flip mem/stat_interval /proc/sys/vm/stat_interval 10 1
+
+# ---- a user task pinned to CPU 1 -------------------------------------------------
+taskset -c 1 sleep 60 &
+pid=$!
+on_exit kill "$pid"
+sleep 0.2
+audit -c 1
+expect "task/$pid" warn "task sleep \\(pid $pid, state S, OTHER 0\\) may run on CPUs 1 \\(allowed 1\\)"
+line "task/$pid" | grep -q "=> fix: taskset -pc 0 $pid " || fail "task/$pid fix: $(line "task/$pid")"
+kill "$pid"
+wait "$pid" 2>/dev/null
+expect tasks/percpu ok "[0-9]+ per-CPU kthreads bound to CPUs 1, which must be there:.* migration/1"
+
+# ---- JSON ------------------------------------------------------------------------
+"$OSN" audit -c 1 --json >"$O" 2>"$E"
+RC=$?
+[ -s "$E" ] && fail "--json: stderr: $(cat "$E")"
+assert_eq "$(cli_json "$O" .exit_status)" "$RC" "JSON exit_status"
+assert_eq "$(cli_json "$O" .cpus)" 1 "JSON cpus"
+assert_eq "$(cli_json "$O" '[.checks[] | select(.check == "boot/nohz_full")] | length')" 1 "JSON boot/nohz_full"
+assert_match "$(cli_json "$O" '.checks[] | select(.check == "irqbalance") | .status')" '^(ok|warn)$' "JSON irqbalance"
+assert_eq "$(cli_json "$O" '[.checks[] | select(.status | test("^(ok|warn|fail|n/a)$") | not)] | length')" 0 "JSON statuses"
+fails=$(cli_json "$O" '.summary.fail')
+if [ "$fails" -gt 0 ]; then assert_eq "$RC" 1 "JSON exit status"; else assert_eq "$RC" 0 "JSON exit status"; fi
+
+# ---- without root ---------------------------------------------------------------
+cp /etc/passwd /tmp/osn-audit-passwd
+on_exit cp /tmp/osn-audit-passwd /etc/passwd
+echo "osnuser:x:65534:65534:osn test:/:/bin/sh" >>/etc/passwd
+su -s /bin/sh osnuser -c "$OSN audit -c 1" >"$O" 2>"$E"
+RC=$?
+info "as nobody: exit $RC; $(grep '^not read without root:' "$O")"
+[ "$RC" = 0 ] || [ "$RC" = 1 ] || { cat "$O" "$E"; fail "as nobody: exit $RC"; }
+grep -q '^not read without root: .*/sys/kernel/' "$O" || { cat "$O"; fail "as nobody: no 'not read without root' line"; }
+expect kernel/osnoise n/a "/sys/kernel/(debug/)?tracing/available_tracers: cannot be read without root"
+line tasks/percpu >/dev/null || fail "as nobody: no tasks/percpu line"
+cp /tmp/osn-audit-passwd /etc/passwd
+
+# ---- bad input: one line, exit 2 ---------------------------------------------------
+# bad WANT_ERE ARGS...
+bad() {
+	_w=$1
+	shift
+	"$OSN" audit "$@" >"$O" 2>"$E"
+	RC=$?
+	info "osn audit $* -> $RC: $(cat "$E")"
+	assert_eq "$RC" 2 "exit status of osn audit $*"
+	cli_one_line "$E" || fail "osn audit $*: not one 'osn: ' line: $(cat "$E")"
+	grep -Eq -- "$_w" "$E" || fail "osn audit $*: '$(cat "$E")' !~ /$_w/"
+	[ -s "$O" ] && fail "osn audit $*: wrote to stdout"
+	return 0
+}
+bad "osn: audit: -c '99': cpu 99 does not exist \\(this machine has cpus 0-" -c 99
+bad "osn: audit: -c 'x' is not a cpu list" -c x
+bad "osn: audit: unknown option --bogus" --bogus
+bad "osn: audit: -c needs a cpu list" -c
+exit 0
