@@ -480,6 +480,7 @@ TEST(bad)
 	CHECK_STR(fx(&a, "irq/27"), "echo 0-1 > /proc/irq/27/smp_affinity_list");
 	CHECK_STR(st(&a, "irq"), "fail");
 	CHECK_HAS(ev(&a, "irq"), "2 of 2 IRQs");
+	CHECK_STR(fx(&a, "irq"), "for i in 0 27; do echo 0-1 > /proc/irq/$i/smp_affinity_list; done");
 
 	/* tasks */
 	CHECK_STR(st(&a, "irqbalance"), "warn");
@@ -651,6 +652,10 @@ TEST(cpus)
 	put("/proc/cmdline", "\n");
 	CHECK_EQ(osn_audit_init(&a, root, NULL), -1);
 	CHECK_HAS(osn_last_err(), "no CPU to audit");
+	osn_audit_free(&a);
+	put("/sys/devices/system/cpu/possible", "0-1\n");
+	CHECK_EQ(osn_audit_init(&a, root, "0-1"), -1);
+	CHECK_STR(osn_last_err(), "-c 0-1 leaves no housekeeping CPU: audit the CPUs to isolate, not all");
 	osn_audit_free(&a);
 }
 

@@ -537,8 +537,11 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 		}
 	}
 	if (osn_cpuset_empty(&a->cpus))
-		return osn_err("no CPU to audit (this machine has one CPU: give -c 0)");
+		return osn_err("no CPU to audit: this machine has one CPU");
 	and_not(&a->hk, &possible, &a->cpus);
+	if (osn_cpuset_empty(&a->hk))
+		return osn_err("%s leaves no housekeeping CPU: audit the CPUs to isolate, not all",
+			       a->cpus_from);
 	osn_format_cpulist(&a->cpus, a->cpus_str, sizeof(a->cpus_str));
 	osn_format_cpulist(&a->hk, a->hk_str, sizeof(a->hk_str));
 	return 0;
@@ -742,6 +745,21 @@ static void check_boot(struct osn_audit *a)
 
 /* ---- IRQs ----------------------------------------------------------------- */
 
+static void append(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t o = strlen(buf);
+	va_list ap;
+
+	if (o + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + o, len - o, fmt, ap);
+	va_end(ap);
+}
+
 /* "irq/27-virtio0": the IRQ of a threaded handler, -1 if not one. */
 static int irq_thread_irq(const char *comm)
 {
@@ -759,6 +777,7 @@ static void check_irqs(struct osn_audit *a)
 	char path[1024], aff[4096], eff[4096], line[8192];
 	char irq[32], desc[512], name[128], fix[OSN_AUDIT_FIX_LEN];
 	int *cols = NULL, ncols = 0, nirq = 0, nbad = 0, worst = OSN_AUDIT_OK;
+	char list[512] = "";
 	uint64_t *counts = NULL;
 	FILE *f;
 
@@ -834,6 +853,7 @@ static void check_irqs(struct osn_audit *a)
 		if (!touch_aff && !touch_eff)
 			continue;
 		nbad++;
+		append(list, sizeof(list) - 8, " %s", irq);
 		and(&x, have_eff ? &es : &as, &a->cpus);
 		osn_format_cpulist(&x, xs, sizeof(xs));
 		snprintf(fix, sizeof(fix), "echo %s > /proc/irq/%s/smp_affinity_list",
@@ -851,9 +871,13 @@ static void check_irqs(struct osn_audit *a)
 		add(a, OSN_AUDIT_OK, "irq", NULL,
 		    "no IRQ's affinity touches CPUs %s (%d IRQs in /proc/interrupts)",
 		    a->cpus_str, nirq);
-	else
-		add(a, worst, "irq", "the irq/N lines above",
-		    "%d of %d IRQs may run on CPUs %s", nbad, nirq, a->cpus_str);
+	else {
+		snprintf(fix, sizeof(fix),
+			 "for i in%s; do echo %s > /proc/irq/$i/smp_affinity_list; done",
+			 list, a->hk_str);
+		add(a, worst, "irq", fix, "%d of %d IRQs may run on CPUs %s (irq/N above)",
+		    nbad, nirq, a->cpus_str);
+	}
 out:
 	free(cols);
 	free(counts);
@@ -897,21 +921,6 @@ static bool percpu_kthread(const struct osn_audit_task *t)
 	if (end == s + 1 || n != cpu)
 		return false;
 	return !*end || (*end == ':' && !strncmp(t->comm, "kworker/", 8));
-}
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t o = strlen(buf);
-	va_list ap;
-
-	if (o + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + o, len - o, fmt, ap);
-	va_end(ap);
 }
 
 static void check_tasks(struct osn_audit *a)
@@ -1316,7 +1325,8 @@ static void check_kernel(struct osn_audit *a)
 		else if (strstr(buf, "PREEMPT_DYNAMIC"))
 			add(a, OSN_AUDIT_NA, "kernel/preempt", NULL,
 			    "PREEMPT_DYNAMIC (/proc/sys/kernel/version: %s); the model in force is in /sys/kernel/debug/sched/preempt%s",
-			    buf, r == RD_ROOT ? ", which needs root" : "");
+			    buf, r == RD_ROOT ? ", which needs root" :
+			    r == RD_ABSENT ? " (debugfs not mounted)" : "");
 		else if (strstr(buf, " PREEMPT "))
 			add(a, OSN_AUDIT_OK, "kernel/preempt", NULL,
 			    "PREEMPT (/proc/sys/kernel/version: %s)", buf);
