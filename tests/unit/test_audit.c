@@ -615,6 +615,30 @@ TEST(malformed)
 	CHECK_HAS(ev(&a, "irq"), "is not CPUn");
 	osn_audit_free(&a);
 
+	/* 1000 CPUs: lines longer than any fixed buffer */
+	{
+		size_t n = 0, cap = 40000;
+		char *t = malloc(cap);
+
+		n += snprintf(t + n, cap - n, " ");
+		for (int c = 0; c < 1000; c++)
+			n += snprintf(t + n, cap - n, "  CPU%d", c);
+		n += snprintf(t + n, cap - n, "\n 27:");
+		for (int c = 0; c < 1000; c++)
+			n += snprintf(t + n, cap - n, " %10d", c == 999 ? 5 : 0);
+		snprintf(t + n, cap - n, "  PCI-MSI 1-edge  eth0\n");
+		put("/proc/interrupts", t);
+		free(t);
+		put("/sys/devices/system/cpu/possible", "0-999\n");
+		put("/proc/irq/27/smp_affinity_list", "999\n");
+		CHECK_EQ(osn_audit_init(&a, root, "999"), 0);
+		osn_audit_run(&a);
+		CHECK_STR(st(&a, "irq/27"), "fail");
+		CHECK_HAS(ev(&a, "irq/27"), "eth0: smp_affinity_list 999, effective_affinity_list -");
+		CHECK_HAS(ev(&a, "irq/27"), "5 interrupts on CPUs 999");
+		osn_audit_free(&a);
+	}
+
 	/* an empty root: nothing there at all */
 	new_root();
 	CHECK_EQ(osn_audit_init(&a, root, "1"), 0);
@@ -648,6 +672,23 @@ TEST(cpus)
 	CHECK_EQ(osn_audit_init(&a, root, "x"), -1);
 	CHECK_HAS(osn_last_err(), "is not a cpu list");
 	osn_audit_free(&a);
+	/* online CPUs: the default, the housekeeping set, "every CPU" */
+	put("/sys/devices/system/cpu/online", "0-3\n");
+	put("/proc/cmdline", "ro\n");
+	CHECK_EQ(osn_audit_init(&a, root, NULL), 0);
+	CHECK_STR(a.cpus_str, "1-3");
+	CHECK_STR(a.hk_str, "0");
+	{
+		struct osn_audit_task t = mk(5, "daemon", false, "0-3");
+
+		a.tasks = &t;
+		a.nr_tasks = 1;
+		osn_audit_run(&a);
+		CHECK_HAS(ev(&a, "tasks/unpinned"), "1 user tasks allowed on every CPU");
+		CHECK_STR(st(&a, "task/5"), "(none)");
+	}
+	osn_audit_free(&a);
+	unlink(strcat(strcpy((char[512]){ 0 }, root), "/sys/devices/system/cpu/online"));
 	put("/sys/devices/system/cpu/possible", "0\n");
 	put("/proc/cmdline", "\n");
 	CHECK_EQ(osn_audit_init(&a, root, NULL), -1);

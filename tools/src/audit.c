@@ -505,6 +505,13 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 			osn_cpuset_set(&possible, (int)c);
 	}
 	a->nr_cpus = osn_cpuset_last(&possible) + 1;
+	/*
+	 * The online CPUs: the default audited set, the housekeeping set and
+	 * "every CPU" of a task's affinity (which holds active CPUs only).
+	 */
+	if (rd(a, "/sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	    osn_parse_cpulist(buf, a->nr_cpus, &a->online))
+		a->online = possible;
 
 	r = rd(a, "/proc/cmdline", a->cmdline, sizeof(a->cmdline));
 	a->have_cmdline = r == RD_OK;
@@ -529,7 +536,7 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 				    "isolcpus=/nohz_full= of the kernel command line",
 				    sizeof(a->cpus_from));
 		} else {
-			a->cpus = possible;
+			a->cpus = a->online;
 			a->cpus.w[0] &= ~1ULL;
 			osn_strlcpy(a->cpus_from,
 				    "all but CPU 0: no isolcpus=/nohz_full= on the command line",
@@ -538,7 +545,7 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 	}
 	if (osn_cpuset_empty(&a->cpus))
 		return osn_err("no CPU to audit: this machine has one CPU");
-	and_not(&a->hk, &possible, &a->cpus);
+	and_not(&a->hk, &a->online, &a->cpus);
 	if (osn_cpuset_empty(&a->hk))
 		return osn_err("%s leaves no housekeeping CPU: audit the CPUs to isolate, not all",
 			       a->cpus_from);
@@ -774,7 +781,8 @@ static int irq_thread_irq(const char *comm)
 
 static void check_irqs(struct osn_audit *a)
 {
-	char path[1024], aff[4096], eff[4096], line[8192];
+	char path[1024], aff[4096], eff[4096], *line = NULL;
+	size_t cap = 0;
 	char irq[32], desc[512], name[128], fix[OSN_AUDIT_FIX_LEN];
 	int *cols = NULL, ncols = 0, nirq = 0, nbad = 0, worst = OSN_AUDIT_OK;
 	char list[512] = "";
@@ -798,7 +806,7 @@ static void check_irqs(struct osn_audit *a)
 	counts = calloc(OSN_MAX_CPUS, sizeof(*counts));
 	if (!cols || !counts)
 		goto out;
-	if (!fgets(line, sizeof(line), f)) {
+	if (getline(&line, &cap, f) < 0) {
 		add(a, OSN_AUDIT_NA, "irq", NULL, "/proc/interrupts is empty");
 		goto out;
 	}
@@ -807,20 +815,14 @@ static void check_irqs(struct osn_audit *a)
 		add(a, OSN_AUDIT_NA, "irq", NULL, "%s", osn_last_err());
 		goto out;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	/* getline: a line holds a count per CPU, 11 characters each */
+	while (getline(&line, &cap, f) >= 0) {
 		struct osn_cpuset as, es, x;
 		bool have_eff, touch_aff, touch_eff;
 		uint64_t on = 0;
 		char check[48], xs[256];
 		int r;
 
-		if (!strchr(line, '\n') && !feof(f)) {
-			int c;
-
-			/* a line longer than the buffer: skip its rest */
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-		}
 		if (osn_parse_irq_line(line, ncols, irq, sizeof(irq), counts,
 				       desc, sizeof(desc), name, sizeof(name))) {
 			add(a, OSN_AUDIT_NA, "irq/parse", NULL, "%s", osn_last_err());
@@ -879,6 +881,7 @@ static void check_irqs(struct osn_audit *a)
 		    nbad, nirq, a->cpus_str);
 	}
 out:
+	free(line);
 	free(cols);
 	free(counts);
 	fclose(f);
@@ -928,7 +931,6 @@ static void check_tasks(struct osn_audit *a)
 	char fix[OSN_AUDIT_FIX_LEN], check[48], al[256], percpu[512] = "", users[512] = "";
 	char wqmask[256];
 	int npercpu = 0, nusers = 0, irqbalance = -1;
-	struct osn_cpuset all;
 
 	if (!a->tasks) {
 		add(a, OSN_AUDIT_NA, "irqbalance", NULL, "tasks not read: %s",
@@ -937,8 +939,6 @@ static void check_tasks(struct osn_audit *a)
 		    a->tasks_why ? a->tasks_why : "?");
 		return;
 	}
-	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-		all.w[i] = a->cpus.w[i] | a->hk.w[i];
 	osn_format_hexmask(&a->hk, wqmask, sizeof(wqmask));
 	for (int i = 0; i < a->nr_tasks; i++) {
 		const struct osn_audit_task *t = &a->tasks[i];
@@ -955,7 +955,7 @@ static void check_tasks(struct osn_audit *a)
 				append(percpu, sizeof(percpu), " %s", t->comm);
 			continue;
 		}
-		if (!t->kthread && covers(&t->allowed, &all)) {
+		if (!t->kthread && covers(&t->allowed, &a->online)) {
 			if (nusers++ < LIST_MAX)
 				append(users, sizeof(users), " %s(%d)", t->comm, t->pid);
 			continue;

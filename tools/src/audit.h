@@ -56,7 +56,8 @@ struct osn_audit {
 	bool x86;		/* tsc=reliable applies */
 	int nr_cpus;		/* CPUs 0..nr_cpus-1 are possible */
 	struct osn_cpuset cpus;	/* audited */
-	struct osn_cpuset hk;	/* possible CPUs that are not audited */
+	struct osn_cpuset online;	/* online CPUs (possible ones if unknown) */
+	struct osn_cpuset hk;	/* online CPUs that are not audited */
 	char cpus_str[256], hk_str[256];
 	char cpus_from[160];	/* why these CPUs (default or -c) */
 	char cmdline[8192];
