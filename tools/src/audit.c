@@ -1450,10 +1450,11 @@ void osn_audit_print_json(const struct osn_audit *a, FILE *f)
 		osn_json_kstr(&j, "check", x->check);
 		osn_json_kstr(&j, "status", osn_audit_status_name(x->status));
 		osn_json_kstr(&j, "evidence", x->evidence);
+		osn_json_key(&j, "fix");
 		if (x->fix[0])
-			osn_json_kstr(&j, "fix", x->fix);
+			osn_json_str(&j, x->fix);
 		else
-			osn_json_key(&j, "fix"), osn_json_null(&j);
+			osn_json_null(&j);
 		osn_json_obj_end(&j);
 	}
 	osn_json_arr_end(&j);
