@@ -971,8 +971,7 @@ static void check_tasks(struct osn_audit *a)
 				 wqmask);
 		else if (t->no_setaffinity)
 			snprintf(fix, sizeof(fix),
-				 "none at run time (PF_NO_SETAFFINITY): boot with isolcpus=domain,%s or nohz_full=%s",
-				 a->cpus_str, a->cpus_str);
+				 "none: PF_NO_SETAFFINITY, the kernel places it (workqueue rescuers run only when their workqueue is starved of workers)");
 		else
 			snprintf(fix, sizeof(fix), "taskset -pc %s %d%s", a->hk_str,
 				 t->pid, t->kthread ? "" :
