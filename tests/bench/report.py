@@ -5,6 +5,8 @@ report.py - turn the OSN-BENCH lines of a bench run into a table.
 
   report.py --kernel K [--md FILE] [--json FILE] [run metadata] LOG...
   report.py --update-doc Documentation/performance.md --kernel K --md FILE
+  report.py --scale --kernel K [--md FILE] LOG...   (run.sh --scale: one
+            LOG per vCPU count, every CPU but 0 measured)
 
 The guest scripts (tests/bench/guest/NN-*.sh) print one line per
 measurement:  OSN-BENCH fig=<figure> tracer=<t> rep=<n> key=value...
@@ -117,6 +119,16 @@ def key(k, scale=1.0):
     return f
 
 
+def first_of(*keys):
+    """the first of @keys the record has: one row, a different figure per side"""
+    def f(rec, _same):
+        for k in keys:
+            if num(rec.get(k)):
+                return rec[k]
+        return None
+    return f
+
+
 def located(rec):
     """injections located in time: the injector's count, or fewer when
     several ran back to back under one marker (a thread that did not sleep
@@ -182,6 +194,20 @@ def rows_for(data):
     R.append(Row('smallest sample reported (ns, 100 ns bucket)', 'res_ev', key('min_sample'), 0,
                  better='lower', ref='oslat', ref_metric=key('min_us', 1000.0), ref_fig='loop',
                  ref_label='oslat', note='oslat: its minimum (1 µs resolution)'))
+    if 'loopcost' in data:
+        sec('Loop cost, upstream\'s included (CPU 1; each iteration of either loop calls '
+            'kthread_should_stop() once, counted by the function tracer)')
+        R.append(Row('ns per iteration without the hook: osn measured, upstream estimated',
+                     'loopcost', first_of('unhooked', 'est'), 1, better='lower',
+                     note='upstream: osn\'s + (upstream − osn) with the hook, same repeat'))
+        R.append(Row('ns per iteration with the hook (window × CPU available / hook hits)',
+                     'loopcost', key('hooked_win'), 1, better='lower'))
+        R.append(Row('osn with the hook, from its own loop count', 'loopcost', key('hooked'), 1,
+                     ratio=None, note='checks the window method of the row above'))
+        R.append(Row('the hook\'s cost per iteration (ns)', 'loopcost', key('hook_ns'), 1,
+                     ratio=None))
+        R.append(Row('hook hits per osn loop iteration', 'loopcost', key('hits_per_loop'), 3,
+                     ratio=None, better='1'))
     sec('Self-noise at low thresholds (CPU 1, sample_threshold events on; '
         '"injected": 5 µs hard-IRQ stalls every 150 µs)')
     for t in (1, 2, 5, 10):
@@ -384,6 +410,55 @@ def build(data, info, args):
     return '\n'.join(md) + '\n', js
 
 
+SCALE_ROWS = [
+    # (label, fig, metric, digits, tools)
+    ('top: CPU to start (ms)', 'tool_top_low', key('startup_ms'), 0, ('osn', 'rtla')),
+    ('top, threshold 50 µs: CPU while collecting (% of a CPU)', 'tool_top_low', key('run_pct'), 2,
+     ('osn', 'rtla')),
+    ('top running: RSS of the tool (kB)', 'mem_tool_top', key('rss_kb'), 0, ('osn', 'rtla')),
+    ('top running: memory used, tool + instance (MemFree drop, kB)', 'mem_tool_top',
+     key('used_kb'), 0, ('osn', 'rtla')),
+    ('hist: CPU to start (ms)', 'tool_hist_low', key('startup_ms'), 0, ('osn', 'rtla')),
+    ('hist, threshold 50 µs: CPU while collecting (% of a CPU)', 'tool_hist_low', key('run_pct'),
+     2, ('osn', 'rtla')),
+    ('hist running: RSS of the tool (kB)', 'mem_tool_hist', key('rss_kb'), 0, ('osn', 'rtla')),
+    ('hist running: memory used, tool + instance (MemFree drop, kB)', 'mem_tool_hist',
+     key('used_kb'), 0, ('osn', 'rtla')),
+    ('memory used by insmod (MemFree drop, kB)', 'footprint', key('load_used_kb'), 0, ('osn',)),
+    ('tracer running: memory used (MemFree drop, kB)', 'mem_tracer', key('used_kb'), 0,
+     ('osn', 'up')),
+    ('tracer running: Slab growth (kB)', 'mem_tracer', key('slab_kb'), 0, ('osn', 'up')),
+    ('stress-ng ops/s on CPU 0 relative to the other CPUs idle', 'overhead',
+     rel_to('none', 'ops_s'), 3, ('osn', 'up', 'busy')),
+]
+
+
+def scale_table(runs):
+    """runs: [(vcpus, data)] -> markdown: each figure by vCPU count (all
+    CPUs but 0 measured), and its growth per added measured CPU"""
+    runs = sorted(runs, key=lambda r: r[0])
+    ns = [n for n, _ in runs]
+    md = ['| figure | tool | ' + ' | '.join(f'{n} vCPUs ({n - 1} measured)' for n in ns) +
+          f' | per added measured CPU ({ns[0]}→{ns[-1]} vCPUs) |',
+          '| --- | --- | ' + ' | '.join('---' for _ in ns) + ' | --- |']
+    for label, fig, metric, digits, tools in SCALE_ROWS:
+        for tool in tools:
+            meds = []
+            cells = []
+            for _n, data in runs:
+                row = Row(label, fig, metric, digits, a=tool, b=tool, ratio=None)
+                sm = evaluate(row, data).get(tool)
+                meds.append(sm['median'] if sm else None)
+                cells.append(cell(sm, digits))
+            if all(m is None for m in meds):
+                continue
+            slope = '-'
+            if meds[0] is not None and meds[-1] is not None and ns[-1] > ns[0]:
+                slope = fmt_num((meds[-1] - meds[0]) / (ns[-1] - ns[0]), max(digits, 1))
+            md.append(f'| {label} | {tool} | ' + ' | '.join(cells) + f' | {slope} |')
+    return '\n'.join(md) + '\n'
+
+
 def update_doc(path, kernel, md_path):
     with open(md_path) as f:
         block = f.read().rstrip('\n')
@@ -420,10 +495,32 @@ def main():
     ap.add_argument('--commit', default='?')
     ap.add_argument('--qemu', default='?')
     ap.add_argument('--tcg', default='?')
+    ap.add_argument('--scale', action='store_true',
+                    help='LOGs are boots with different vCPU counts: the scale table')
     ap.add_argument('logs', nargs='*')
     args = ap.parse_args()
     if args.update_doc:
         update_doc(args.update_doc, args.kernel, args.md)
+        return 0
+    if args.scale:
+        runs = []
+        for log in args.logs:
+            data, info = parse([log])
+            if data and info.get('cpus', '').isdigit():
+                runs.append((int(info['cpus']), data))
+        if len(runs) < 2:
+            print('report: --scale needs two runs or more with results', file=sys.stderr)
+            return 1
+        head = (f'Kernel **{args.kernel}**, QEMU TCG (single-threaded), every CPU but 0 '
+                f'measured, {args.repeats} repeat(s); osn {args.commit}; '
+                f'{time.strftime("%Y-%m-%d %H:%M:%S %Z")}.\n\nCells: median (min–max) over the '
+                'repeats.\n\n')
+        md = head + scale_table(runs)
+        if args.md:
+            with open(args.md, 'w') as f:
+                f.write(md)
+        else:
+            sys.stdout.write(md)
         return 0
     data, info = parse(args.logs)
     if not data:

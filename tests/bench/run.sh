@@ -22,6 +22,12 @@
 #
 #   --repeats N   repeats of every measurement (default 5; env BENCH_REPEATS)
 #   --quick       1 repeat, short windows: a smoke test of the harness
+#   --scale       instead: how osn grows with the CPU count.  One boot per
+#                 vCPU count (BENCH_SMPS, default "2 4 8") running
+#                 30-overhead, 40-toolcost and 50-footprint with every CPU
+#                 but 0 measured (BENCH_SCALE=1 in the guest); the table
+#                 goes to build/bench/<K>/scale.md and the "<K> scale"
+#                 block of Documentation/performance.md
 #
 # Never part of `make check`: figures are reported, not asserted.  Exit
 # status: 0 when every kernel produced results, 1 otherwise.
@@ -32,14 +38,16 @@ kernels=()
 repeats=${BENCH_REPEATS:-5}
 quick=0
 doc=1
+scale=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernels+=("$2"); shift 2 ;;
 	--kernel=*) kernels+=("${1#*=}"); shift ;;
 	--repeats) repeats=$2; shift 2 ;;
 	--quick) quick=1; repeats=1; shift ;;
+	--scale) scale=1; shift ;;
 	--no-doc) doc=0; shift ;;
-	-h|--help) sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -58,7 +66,43 @@ export OSN_GUEST_DIR=bench/guest
 export OSN_VM_VERBOSE=1
 export OSN_VM_ENV="BENCH_REPEATS=$repeats BENCH_QUICK=$quick"
 
+# scale_kernel K: the --scale boots of K and their table.
+scale_kernel() {
+	local K=$1 kout=$out/$1 smp logs=() secs t0 rc=0
+	mkdir -p "$kout"
+	t0=$(now_s)
+	for smp in ${BENCH_SMPS:-2 4 8}; do
+		note "bench $K, $smp vCPUs (scale): log $kout/scale-$smp.log"
+		# single-threaded TCG shares one host CPU among the vCPUs: the
+		# guest runs about smp/2 times slower than with 2 vCPUs
+		OSN_VM_SMP=$smp OSN_VM_MEM=$((1024 + 128 * smp)) \
+			OSN_VM_TIMEOUT=$((3600 * smp / 2)) \
+			OSN_VM_ENV="$OSN_VM_ENV BENCH_SCALE=1 OSN_TIMEOUT_SCALE=$(((smp + 1) / 2))" \
+			"$OSN_ROOT/tests/vm/run-kernel.sh" "$K" 30-overhead 40-toolcost 50-footprint \
+			>"$kout/scale-$smp.log" 2>&1 || rc=1
+		grep -E '^(OSN-TEST:|OSN-RESULT)|OSN-BENCH' "$kout/scale-$smp.log" | sed "s/^ */  [$K x$smp] /"
+		logs+=("$kout/scale-$smp.log")
+	done
+	secs=$(($(now_s) - t0))
+	python3 "$OSN_ROOT/tests/bench/report.py" --scale --kernel "$K" --repeats "$repeats" \
+		--commit "$(git -C "$OSN_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+		--md "$kout/scale.md" "${logs[@]}" || return 1
+	if [ $doc = 1 ] && [ $quick = 0 ]; then
+		python3 "$OSN_ROOT/tests/bench/report.py" --update-doc \
+			"$OSN_ROOT/Documentation/performance.md" --kernel "$K scale" --md "$kout/scale.md"
+	fi
+	cat "$kout/scale.md"
+	note "bench $K (scale): ${secs}s, table in $kout/scale.md"
+	return $rc
+}
+
 status=0
+if [ $scale = 1 ]; then
+	for K in "${kernels[@]}"; do
+		scale_kernel "$K" || status=1
+	done
+	exit $status
+fi
 for K in "${kernels[@]}"; do
 	kout=$out/$K
 	mkdir -p "$kout"

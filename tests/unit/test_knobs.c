@@ -52,6 +52,7 @@ static void setup(void)
 	put(OSN_KNOB_THRESHOLD_US, "0");
 	put(OSN_KNOB_STOP_TRACING_US, "0");
 	put(OSN_KNOB_STOP_TRACING_TOTAL_US, "0");
+	put(OSN_KNOB_OPTIONS, "OSNOISE_WORKLOAD NO_OSNOISE_IRQ_DISABLE");
 }
 
 static void teardown(void)
@@ -107,10 +108,13 @@ TEST(dump_and_load)
 	t = h_close(&b);
 	CHECK_HAS(t, "knob cpus 0-3\n");
 	CHECK_HAS(t, "knob stop_tracing_total_us 0\n");
+	/* options: one value with spaces */
+	CHECK_HAS(t, "knob options OSNOISE_WORKLOAD NO_OSNOISE_IRQ_DISABLE\n");
 
 	/* a crashed run changed things; the next one restores from the dump */
 	put(OSN_KNOB_CPUS, "2");
 	put(OSN_KNOB_THRESHOLD_US, "7");
+	put(OSN_KNOB_OPTIONS, "OSNOISE_WORKLOAD OSNOISE_IRQ_DISABLE");
 	osn_knobs_init(&k2, dir);
 	for (line = strtok_r(t, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
@@ -120,6 +124,7 @@ TEST(dump_and_load)
 	CHECK_EQ(osn_knobs_restore(&k2), 0);
 	CHECK_STR(get(OSN_KNOB_CPUS), "0-3");
 	CHECK_STR(get(OSN_KNOB_THRESHOLD_US), "0");
+	CHECK_STR(get(OSN_KNOB_OPTIONS), "OSNOISE_WORKLOAD NO_OSNOISE_IRQ_DISABLE");
 	free(t);
 	teardown();
 }

@@ -14,8 +14,7 @@ static int parse(enum osn_cmd cmd, const char *line)
 	int argc = 0;
 	char *tok, *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s %s", cmd == OSN_CMD_TOP ? "top" : "hist",
-		 line);
+	snprintf(buf, sizeof(buf), "%s %s", osn_cmd_name(cmd), line);
 	for (tok = strtok_r(buf, " ", &save); tok && argc < 63;
 	     tok = strtok_r(NULL, " ", &save))
 		argv[argc++] = tok;
@@ -81,6 +80,28 @@ TEST(period_runtime)
 	CHECK_EQ(parse(OSN_CMD_TOP, "-p 60000001"), -1);
 	CHECK_HAS(osn_last_err(), "-p '60000001' is too large");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-T 10000001"), -1);
+}
+
+/* osn hwnoise: rtla hwnoise's 75% duty cycle, runtime capped at 1 s */
+TEST(hwnoise)
+{
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, ""), 0);
+	CHECK_EQ(p.period_us, 1000000);
+	CHECK_EQ(p.runtime_us, 750000);
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "-p 100000"), 0);
+	CHECK_EQ(p.runtime_us, 75000);
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "-p 2000000"), 0);
+	CHECK_EQ(p.runtime_us, 750000);
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "-p 3000000 -r 2000000"), -1);
+	CHECK_STR(osn_last_err(),
+		  "-r 2000000: runtime must be <= 1000000 us with interrupts disabled (osn hwnoise)");
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "-b 2"), -1);
+	CHECK_STR(osn_last_err(), "-b is an option of osn hist");
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "--wide"), 0);
+	CHECK(p.wide);
+	/* top keeps its own defaults */
+	CHECK_EQ(parse(OSN_CMD_TOP, "-p 100000"), 0);
+	CHECK_EQ(p.runtime_us, 100000);
 }
 
 TEST(trace_and_auto)
@@ -244,6 +265,7 @@ int main(int argc, char **argv)
 	RUN(defaults);
 	RUN(common);
 	RUN(period_runtime);
+	RUN(hwnoise);
 	RUN(trace_and_auto);
 	RUN(events);
 	RUN(hist_options);

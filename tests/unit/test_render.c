@@ -44,18 +44,24 @@ static void info_for(struct osn_report_info *info, uint64_t elapsed)
 	info->threshold_us = 1;
 }
 
-static char *render_top(bool wide, uint64_t lost)
+static char *render_cmd(enum osn_cmd cmd, bool wide, uint64_t lost)
 {
 	struct osn_top_view v = { .stats = stats, .cpus = cpus2, .ncpus = 2 };
 	struct osn_report_info info;
 	struct h_buf b;
 
 	memset(&params, 0, sizeof(params));
+	params.cmd = cmd;
 	params.wide = wide;
 	info_for(&info, 3);
 	info.events_lost = lost;
 	osn_render_top(h_open(&b), &v, &info);
 	return h_close(&b);
+}
+
+static char *render_top(bool wide, uint64_t lost)
+{
+	return render_cmd(OSN_CMD_TOP, wide, lost);
 }
 
 static int max_width(const char *t)
@@ -94,6 +100,25 @@ TEST(top_wide_and_lost)
 	t = render_top(true, 17);
 	CHECK_GOLDEN("top-wide.txt", t);
 	CHECK_HAS(t, "17 events lost, results may be inaccurate");
+	free(t);
+}
+
+/* osn hwnoise: rtla hwnoise's title, HW and NMI only */
+TEST(hwnoise)
+{
+	char *t;
+
+	make_stats();
+	t = render_cmd(OSN_CMD_HWNOISE, false, 0);
+	CHECK_GOLDEN("hwnoise.txt", t);
+	CHECK_HAS(t, "Hardware-related Noise");
+	CHECK(!strstr(t, "IRQ") && !strstr(t, "Softirq") && !strstr(t, "Thread"));
+	CHECK_HAS(t, "NMI us");
+	free(t);
+	t = render_cmd(OSN_CMD_HWNOISE, true, 0);
+	CHECK_GOLDEN("hwnoise-wide.txt", t);
+	CHECK(!strstr(t, "IRQ") && !strstr(t, "Thread"));
+	CHECK_HAS(t, "Self us");
 	free(t);
 }
 
@@ -294,6 +319,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	RUN(top_default);
 	RUN(top_wide_and_lost);
+	RUN(hwnoise);
 	RUN(top_many_cpus_aligned);
 	RUN(top_no_data);
 	RUN(hist_default);

@@ -18,6 +18,7 @@ const char * const osn_knob_names[OSN_NR_KNOBS] = {
 	[OSN_K_THRESHOLD]	= OSN_KNOB_THRESHOLD_US,
 	[OSN_K_STOP]		= OSN_KNOB_STOP_TRACING_US,
 	[OSN_K_STOP_TOTAL]	= OSN_KNOB_STOP_TRACING_TOTAL_US,
+	[OSN_K_OPTIONS]		= OSN_KNOB_OPTIONS,
 };
 
 void osn_knobs_init(struct osn_knobs *k, const char *dir)
@@ -149,14 +150,40 @@ static void restore_period_runtime(struct osn_knobs *k, char *first)
 	}
 }
 
+/* @opts (as options reads back) sets interrupts or preemption off. */
+static bool atomic_options(const char *opts)
+{
+	const char *const atomic[] = { OSN_OPT_IRQ_DISABLE,
+				       OSN_OPT_PREEMPT_DISABLE };
+	char buf[OSN_KNOB_LEN], *w, *save = NULL;
+
+	osn_strlcpy(buf, opts, sizeof(buf));
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		for (size_t i = 0; i < sizeof(atomic) / sizeof(atomic[0]); i++)
+			if (!strcmp(w, atomic[i]))
+				return true;
+	return false;
+}
+
 int osn_knobs_restore(struct osn_knobs *k)
 {
 	char first[OSN_ERR_LEN] = "";
+	/*
+	 * The module refuses runtime_us > 1 s while an atomic option is
+	 * set: options that clear them go first (the saved runtime may be
+	 * long), options that set them last (the saved runtime is short).
+	 */
+	bool options_last = k->have_saved[OSN_K_OPTIONS] &&
+			    atomic_options(k->saved[OSN_K_OPTIONS]);
 
 	restore_one(k, OSN_K_STOP, first);
 	restore_one(k, OSN_K_STOP_TOTAL, first);
 	restore_one(k, OSN_K_THRESHOLD, first);
+	if (!options_last)
+		restore_one(k, OSN_K_OPTIONS, first);
 	restore_period_runtime(k, first);
+	if (options_last)
+		restore_one(k, OSN_K_OPTIONS, first);
 	restore_one(k, OSN_K_CPUS, first);
 	return first[0] ? osn_err("%s", first) : 0;
 }

@@ -20,6 +20,7 @@ enum osn_knob_id {
 	OSN_K_THRESHOLD,
 	OSN_K_STOP,
 	OSN_K_STOP_TOTAL,
+	OSN_K_OPTIONS,			/* every option, as it reads back */
 	OSN_NR_KNOBS
 };
 
@@ -57,7 +58,8 @@ int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
 				 unsigned long long runtime);
 /*
  * Write back every changed knob: stop knobs first (so nothing stops while
- * restoring), then threshold, period/runtime, cpus.  Continues after an
+ * restoring), then threshold, period/runtime and options in the order the
+ * module accepts (runtime_us > 1 s only without an atomic option), cpus.  Continues after an
  * error; returns -1 if any write failed (the last error is the first).
  */
 int osn_knobs_restore(struct osn_knobs *k);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osn.c - entry point of the osn CLI: osn top | osn hist | osn cleanup.
+ * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | upstream |
+ * audit | cleanup.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include "audit.h"
 #include "osn.h"
 #include "session.h"
+#include "upstream.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -22,6 +25,8 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  top       per-CPU summary of the noise, refreshed every second\n"
 	      "  hist      per-CPU histogram of the noise samples\n"
+	      "  hwnoise   top with interrupts disabled: hardware and NMI noise\n"
+	      "  upstream  a saved trace with osn:sample as the osnoise tracer's lines\n"
 	      "  audit     check how well the CPUs are isolated from noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
 	      "\n"
@@ -55,6 +60,49 @@ static int cleanup_main(int argc, char **argv)
 	return 0;
 }
 
+/* osn upstream [FILE...]: each FILE ("-" or none: stdin) to stdout. */
+static int upstream_main(int argc, char **argv)
+{
+	int i = 1;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		puts("usage: osn upstream [FILE...]\n\n"
+		     "  Prints a trace saved by osn (-t), or read from an instance's\n"
+		     "  trace or trace_pipe, with each osn:sample record as the line\n"
+		     "  of the upstream osnoise tracer's per-period summary: runtime,\n"
+		     "  noise and max single noise in us, % of CPU available, HW NMI\n"
+		     "  IRQ SIRQ THREAD counts.  Other lines are copied as they are.\n"
+		     "  Without FILE, or with -, reads stdin.  See osn(1).");
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--"))
+		i++;
+	else if (argc > 1 && argv[1][0] == '-' && argv[1][1]) {
+		fprintf(stderr, "osn: upstream: unknown option '%s'\n", argv[1]);
+		return 1;
+	}
+	do {
+		const char *path = i < argc ? argv[i] : "-";
+		FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+		int r;
+
+		if (!in) {
+			fprintf(stderr, "osn: upstream: cannot read %s: %s\n",
+				path, strerror(errno));
+			return 1;
+		}
+		r = osn_upstream_filter(in, stdout);
+		if (in != stdin)
+			fclose(in);
+		if (r) {
+			fprintf(stderr, "osn: upstream: %s: %s\n", path,
+				strerror(errno));
+			return 1;
+		}
+	} while (++i < argc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long nr = sysconf(_SC_NPROCESSORS_CONF);
@@ -68,6 +116,10 @@ int main(int argc, char **argv)
 		return osn_tool_main(&osn_top_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "hist"))
 		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
+	if (!strcmp(argv[1], "hwnoise"))
+		return osn_tool_main(&osn_hwnoise_ops, argc - 1, argv + 1, nr_cpus);
+	if (!strcmp(argv[1], "upstream"))
+		return upstream_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit"))
 		return osn_audit_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cleanup"))
@@ -81,7 +133,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, osn hist, osn audit or osn cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, upstream, audit or cleanup)\n",
 		argv[1]);
 	return 1;
 }

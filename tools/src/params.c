@@ -235,9 +235,13 @@ static int check_common(const struct parse *ps)
 	struct osn_params *p = ps->p;
 
 	/* period/runtime: a lone -p shorter than the default runtime
-	 * measures the whole period, like a lone -r keeps the period. */
+	 * measures the whole period, like a lone -r keeps the period;
+	 * hwnoise keeps its duty cycle (a whole period with interrupts off
+	 * would starve the CPU's timers and kthreads). */
 	if (ps->have_period && !ps->have_runtime && p->runtime_us > p->period_us)
-		p->runtime_us = p->period_us;
+		p->runtime_us = p->cmd == OSN_CMD_HWNOISE ?
+			p->period_us * OSN_HWNOISE_RUNTIME_PCT / 100 :
+			p->period_us;
 	if (p->runtime_us < OSN_MIN_RUNTIME_US)
 		return osn_err("-r %llu: runtime must be >= %llu us",
 			       (unsigned long long)p->runtime_us,
@@ -246,6 +250,11 @@ static int check_common(const struct parse *ps)
 		return osn_err("-r %llu: runtime must be <= period (%llu us)",
 			       (unsigned long long)p->runtime_us,
 			       (unsigned long long)p->period_us);
+	/* the module's cap on a window with interrupts off (lockups) */
+	if (p->cmd == OSN_CMD_HWNOISE && p->runtime_us > OSN_MAX_ATOMIC_RUNTIME_US)
+		return osn_err("-r %llu: runtime must be <= %llu us with interrupts disabled (osn hwnoise)",
+			       (unsigned long long)p->runtime_us,
+			       OSN_MAX_ATOMIC_RUNTIME_US);
 	if (p->nevents && !p->trace_file)
 		return osn_err("-e needs -t: its events go to the saved trace");
 	if (p->have_hk && osn_cpuset_empty(&p->hk))
@@ -262,6 +271,9 @@ static const struct option top_opts[] = {
 	{ "wide",		no_argument,		NULL, OPT_WIDE },
 	{ NULL, 0, NULL, 0 },
 };
+
+#define TOP_HELP \
+"      --wide                 one wide table instead of two blocks\n"
 
 static int top_opt(struct parse *ps, int c, const char *arg)
 {
@@ -328,8 +340,7 @@ static const struct cmd_opts cmds[OSN_NR_CMDS] = {
 "  every second: noise, CPU availability, and how many times\n"
 "  and how long each class (HW, NMI, IRQ, Softirq, Thread)\n"
 "  interrupted the workload.\n",
-		.help =
-"      --wide                 one wide table instead of two blocks\n",
+		.help = TOP_HELP,
 	},
 	[OSN_CMD_HIST] = {
 		.name = "hist",
@@ -346,6 +357,19 @@ static const struct cmd_opts cmds[OSN_NR_CMDS] = {
 "      --no-summary           no count/min/avg/max/percentile rows\n"
 "      --no-index             no index column\n"
 "      --with-zeros           print empty buckets too\n",
+	},
+	[OSN_CMD_HWNOISE] = {
+		.name = "hwnoise",	/* top's options */
+		.shortopts = "",
+		.longopts = top_opts,
+		.handle = top_opt,
+		.about =
+"  osn top with interrupts disabled while the workload measures\n"
+"  (the module's OSNOISE_IRQ_DISABLE option, as rtla hwnoise): IRQs,\n"
+"  softirqs and threads wait for the end of each window, so what\n"
+"  remains is the noise of the hardware (HW) and of NMIs.  Runtime\n"
+"  is 75% of the period by default, at most 1000000 us.\n",
+		.help = TOP_HELP,
 	},
 };
 
@@ -367,10 +391,15 @@ static void merge_longopts(struct option *out)
 
 	for (const struct option *o = common_opts; o->name; o++)
 		out[n++] = *o;
-	for (int i = 0; i < OSN_NR_CMDS; i++)
+	for (int i = 0; i < OSN_NR_CMDS; i++) {
+		bool seen = false;
+
+		for (int k = 0; k < i; k++)	/* hwnoise shares top's */
+			seen |= cmds[k].longopts == cmds[i].longopts;
 		for (const struct option *o = cmds[i].longopts;
-		     o->name && n < MAX_LONGOPTS - 1; o++)
+		     !seen && o->name && n < MAX_LONGOPTS - 1; o++)
 			out[n++] = *o;
+	}
 	memset(&out[n], 0, sizeof(out[n]));
 }
 
@@ -442,7 +471,9 @@ static void set_defaults(struct osn_params *p, enum osn_cmd cmd)
 	memset(p, 0, sizeof(*p));
 	p->cmd = cmd;
 	p->period_us = OSN_DEFAULT_PERIOD_US;
-	p->runtime_us = OSN_DEFAULT_RUNTIME_US;
+	p->runtime_us = cmd == OSN_CMD_HWNOISE ?
+		OSN_DEFAULT_PERIOD_US * OSN_HWNOISE_RUNTIME_PCT / 100 :
+		OSN_DEFAULT_RUNTIME_US;
 	p->bucket_us = 1;
 	p->entries = 256;
 }
@@ -482,7 +513,8 @@ static const char *common_help =
 "                             online CPUs it does not measure)\n"
 "  -d, --duration TIME        run for TIME (s, m, h, d; default: until Ctrl-C)\n"
 "  -p, --period US            period of the workload (default 1000000)\n"
-"  -r, --runtime US           runtime of each period (default 1000000, >= 100)\n"
+"  -r, --runtime US           runtime of each period (default 1000000,\n"
+"                             hwnoise 750000; >= 100)\n"
 "  -T, --threshold US         minimum gap counted as noise (default 1)\n"
 "  -s, --stop US              stop when a single noise sample is > US\n"
 "  -S, --stop-total US        stop when a period's total noise is > US\n"

@@ -13,12 +13,15 @@
 #include "util.h"
 
 #define OSN_TRACE_FILE		"osn_trace.txt"
+/* osn hwnoise's runtime by default: 75% of the period, as rtla hwnoise */
+#define OSN_HWNOISE_RUNTIME_PCT	75
 #define OSN_MAX_EVENTS		64
 
 /* The measuring commands; each has its option table in params.c. */
 enum osn_cmd {
 	OSN_CMD_TOP,
 	OSN_CMD_HIST,
+	OSN_CMD_HWNOISE,		/* top with interrupts off (rtla hwnoise) */
 	OSN_NR_CMDS
 };
 

@@ -152,13 +152,16 @@ static void fill_noise(struct table *t, int r, const char *label,
 #define T_SELF		(T_NOISE_COLS + 2 * OSN_CLASS_NR)
 #define T_WIDE_COLS	(T_SELF + 1)
 
-/* Per-class count and time columns starting at @col; @pairs: interleaved. */
+/*
+ * Per-class count and time columns of the first @ncls classes starting at
+ * @col; @pairs: interleaved.
+ */
 static void fill_classes(struct table *t, int r, int col, bool pairs,
-			 const struct osn_cpu_stats *st)
+			 int ncls, const struct osn_cpu_stats *st)
 {
-	for (int c = 0; c < OSN_CLASS_NR; c++) {
+	for (int c = 0; c < ncls; c++) {
 		int cc = pairs ? col + 2 * c : col + c;
-		int tc = pairs ? cc + 1 : col + OSN_CLASS_NR + c;
+		int tc = pairs ? cc + 1 : col + ncls + c;
 
 		fmt_u64(cell(t, r, cc), st->count[c]);
 		fmt_us(cell(t, r, tc), st->time[c]);
@@ -184,6 +187,11 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 	char elapsed[32];
 	int nrows = 0, r = 0, width;
 	bool wide = info->params && info->params->wide;
+	/* hwnoise: IRQs, softirqs and threads cannot interrupt, as rtla
+	 * hwnoise only HW and NMI (the first classes) are shown */
+	bool hw = info->params && info->params->cmd == OSN_CMD_HWNOISE;
+	int ncls = hw ? OSN_CLASS_IRQ : OSN_CLASS_NR;
+	int self_col = T_NOISE_COLS + 2 * ncls;
 
 	for (size_t i = 0; i < v->ncpus; i++)
 		if (v->stats[v->cpus[i]].periods)
@@ -192,21 +200,20 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 
 	for (int c = 0; c < T_NOISE_COLS; c++)
 		head_wide[c] = noise_head[c];
-	for (int c = 0; c < OSN_CLASS_NR; c++) {
+	for (int c = 0; c < ncls; c++) {
 		head_wide[T_NOISE_COLS + c] = osn_class_titles[c];
-		head_wide[T_NOISE_COLS + OSN_CLASS_NR + c] = class_us_head[c];
+		head_wide[T_NOISE_COLS + ncls + c] = class_us_head[c];
 		head_cls[1 + 2 * c] = osn_class_titles[c];
 		head_cls[2 + 2 * c] = class_us_head[c];
 	}
-	head_wide[T_SELF] = "Self us";
+	head_wide[self_col] = "Self us";
 	head_cls[0] = "CPU";
 	left_wide[T_PERIOD] = true;
 
-	if (table_init(&a, wide ? T_WIDE_COLS : T_NOISE_COLS, nrows, head_wide,
+	if (table_init(&a, wide ? self_col + 1 : T_NOISE_COLS, nrows, head_wide,
 		       left_wide))
 		goto out;
-	if (!wide && table_init(&b, 1 + 2 * OSN_CLASS_NR, nrows, head_cls,
-				left_cls))
+	if (!wide && table_init(&b, 1 + 2 * ncls, nrows, head_cls, left_cls))
 		goto out;
 
 	for (size_t i = 0; i < v->ncpus; i++) {
@@ -219,28 +226,29 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 		snprintf(label, sizeof(label), "%d", v->cpus[i]);
 		fill_noise(&a, r, label, st);
 		if (wide) {
-			fill_classes(&a, r, T_NOISE_COLS, false, st);
-			fmt_us(cell(&a, r, T_SELF), st->self);
+			fill_classes(&a, r, T_NOISE_COLS, false, ncls, st);
+			fmt_us(cell(&a, r, self_col), st->self);
 		} else {
 			snprintf(cell(&b, r, 0), CELL, "%s", label);
-			fill_classes(&b, r, 1, true, st);
+			fill_classes(&b, r, 1, true, ncls, st);
 		}
 		r++;
 	}
 	fill_noise(&a, r, "ALL", &total);
 	if (wide) {
-		fill_classes(&a, r, T_NOISE_COLS, false, &total);
-		fmt_us(cell(&a, r, T_SELF), total.self);
+		fill_classes(&a, r, T_NOISE_COLS, false, ncls, &total);
+		fmt_us(cell(&a, r, self_col), total.self);
 	} else {
 		snprintf(cell(&b, r, 0), CELL, "ALL");
-		fill_classes(&b, r, 1, true, &total);
+		fill_classes(&b, r, 1, true, ncls, &total);
 	}
 
 	width = table_layout(&a);
 	if (!wide && table_layout(&b) > width)
 		width = table_layout(&b);
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
-	center(f, "Operating System Noise", width);
+	center(f, hw ? "Hardware-related Noise" : "Operating System Noise",
+	       width);
 	fprintf(f, "duration: %s | time is in us\n", elapsed);
 	if (info->unmeasured)
 		fprintf(f, "not measured on this kernel (counted as hw): %s\n",
@@ -346,7 +354,8 @@ void osn_json_top(FILE *f, const struct osn_top_view *v,
 
 	osn_json_init(&j, f, true);
 	osn_json_obj_begin(&j);
-	json_head(&j, "osn top", info);
+	json_head(&j, info->params && info->params->cmd == OSN_CMD_HWNOISE ?
+		  "osn hwnoise" : "osn top", info);
 	osn_json_key(&j, "cpus");
 	osn_json_arr_begin(&j);
 	for (size_t i = 0; i < v->ncpus; i++) {

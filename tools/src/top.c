@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * top.c - osn top: per-CPU summary of the OS noise, refreshed once a
- * second, from the osn:sample events (one per CPU per period).
+ * second, from the osn:sample events (one per CPU per period); and
+ * osn hwnoise, the same with interrupts off.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -107,12 +108,28 @@ static void top_destroy(struct osn_tool *t)
 	t->priv = NULL;
 }
 
+/* what osn top and osn hwnoise do alike */
+#define TOP_CALLBACKS					\
+	.init = top_init,				\
+	.on_event = top_on_event,			\
+	.tick = top_tick,				\
+	.report = top_report,				\
+	.destroy = top_destroy
+
 const struct osn_tool_ops osn_top_ops = {
 	.cmd = OSN_CMD_TOP,
 	.instance = OSN_INST_TOP,
-	.init = top_init,
-	.on_event = top_on_event,
-	.tick = top_tick,
-	.report = top_report,
-	.destroy = top_destroy,
+	TOP_CALLBACKS,
+};
+
+/*
+ * osn hwnoise: osn top with interrupts off in the measuring window, as
+ * rtla hwnoise is rtla osnoise top with OSNOISE_IRQ_DISABLE; the table
+ * shows HW and NMI only (render.c, by the command).
+ */
+const struct osn_tool_ops osn_hwnoise_ops = {
+	.cmd = OSN_CMD_HWNOISE,
+	.instance = OSN_INST_TOP,
+	.options = OSN_OPT_IRQ_DISABLE,
+	TOP_CALLBACKS,
 };

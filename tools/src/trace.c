@@ -76,12 +76,48 @@ static const struct ev_desc ev_desc[OSN_E_NR] = {
 		OSN_F_REASON, OSN_F_VALUE, OSN_F_THRESHOLD, NULL } },
 };
 
+/*
+ * A tep handle with the ring buffer's page header and the osn events'
+ * formats, nothing else.  tracefs_local_events_system() does the same but
+ * then also reads and parses /proc/kallsyms (over 100 000 symbols),
+ * saved_cmdlines and printk_formats, which osn never uses (its events
+ * carry their names as strings): 0.3 s of CPU at every start on a host,
+ * seconds under TCG.  libtracefs 1.6 has no call for the headers alone
+ * (tracefs_load_headers() came later).
+ */
+static struct tep_handle *load_osn_formats(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	char **events = NULL, *buf;
+	int size = 0, ok = 0, n = 0;
+
+	if (!tep)
+		return NULL;
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (buf && !tep_parse_header_page(tep, buf, size, sizeof(long)))
+		ok = 1;
+	free(buf);
+	if (ok)
+		events = tracefs_system_events(NULL, OSN_EVENT_SYSTEM);
+	for (int i = 0; events && events[i]; i++) {
+		buf = tracefs_event_file_read(NULL, OSN_EVENT_SYSTEM, events[i],
+					      "format", &size);
+		if (buf && !tep_parse_event(tep, buf, size, OSN_EVENT_SYSTEM))
+			n++;
+		free(buf);
+	}
+	tracefs_list_free(events);
+	if (!n) {
+		tep_free(tep);
+		return NULL;
+	}
+	return tep;
+}
+
 int osn_decoder_init(struct osn_decoder *d)
 {
-	const char *const systems[] = { OSN_EVENT_SYSTEM, NULL };
-
 	memset(d, 0, sizeof(*d));
-	d->tep = tracefs_local_events_system(NULL, systems);
+	d->tep = load_osn_formats();
 	if (!d->tep)
 		return osn_err("cannot load the formats of events/%s",
 			       OSN_EVENT_SYSTEM);
@@ -374,6 +410,15 @@ int osn_instance_remove(const char *name)
 	tracefs_instance_file_write(inst, "events/enable", "0");
 	osn_debug("rmdir instances/%s", name);
 	r = tracefs_instance_destroy(inst);
+	/*
+	 * EBUSY: someone has one of its files open (a `cat trace_pipe`, a
+	 * monitoring script's poll): give them a second to let go.
+	 */
+	for (int i = 0; r && errno == EBUSY && i < 10; i++) {
+		osn_debug("instances/%s busy, retrying", name);
+		usleep(100000);
+		r = tracefs_instance_destroy(inst);
+	}
 	if (r && tracefs_instance_exists(name)) {
 		osn_err("cannot remove tracefs instance %s: %s", name,
 			strerror(errno));
@@ -475,14 +520,9 @@ uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
 	return lost;
 }
 
-int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
+/* Write @size bytes of @text (freed) to @f, named @path in messages. */
+static int write_text(char *text, int size, FILE *f, const char *path)
 {
-	int size = 0;
-	char *text = tracefs_instance_file_read(inst, "trace", &size);
-
-	if (!text)
-		return osn_err("cannot read the trace of instance %s",
-			       iname(inst));
 	if (size > 0 && fwrite(text, 1, size, f) != (size_t)size) {
 		osn_err("cannot write %s: %s", path, strerror(errno));
 		free(text);
@@ -491,6 +531,60 @@ int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
 	free(text);
 	if (fflush(f))
 		return osn_err("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path)
+{
+	int size = 0;
+	char *text = tracefs_instance_file_read(inst, "trace", &size);
+
+	if (!text)
+		return osn_err("cannot read the trace of instance %s",
+			       iname(inst));
+	return write_text(text, size, f, path);
+}
+
+/* One -e event's hist file to <system>_<event>_hist.txt (rtla's name). */
+static int save_event_hist(struct tracefs_instance *inst,
+			   const struct osn_event_opt *e, FILE *msg)
+{
+	char path[sizeof(e->system) + sizeof(e->event) + 16];
+	int size = 0;
+	char *text;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s_%s_hist.txt", e->system, e->event);
+	fprintf(msg, "  Saving event %s:%s hist to %s\n", e->system, e->event,
+		path);
+	text = tracefs_event_file_read(inst, e->system, e->event, "hist",
+				       &size);
+	if (!text)
+		return osn_err("cannot read the hist of %s:%s in instance %s",
+			       e->system, e->event, iname(inst));
+	f = fopen(path, "w");
+	if (!f) {
+		osn_err("cannot write %s: %s", path, strerror(errno));
+		free(text);
+		return -1;
+	}
+	if (write_text(text, size, f, path)) {
+		fclose(f);
+		return -1;
+	}
+	if (fclose(f))
+		return osn_err("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+int osn_save_event_hists(struct tracefs_instance *inst,
+			 const struct osn_event_opt *events, int n, FILE *msg)
+{
+	for (int i = 0; i < n; i++)
+		if (events[i].trigger &&
+		    !strncmp(events[i].trigger, "hist:", 5) &&
+		    save_event_hist(inst, &events[i], msg))
+			return -1;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <event-parse.h>
 
 #include "event.h"
+#include "params.h"
 
 /* Errors: -1 (or NULL) with the message as the last error (osn_err). */
 
@@ -79,6 +80,13 @@ int osn_instance_write(struct tracefs_instance *inst, const char *file,
 uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus);
 /* Copy the text of @inst's trace to @f (named @path in messages). */
 int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path);
+/*
+ * As rtla: each of the @n -e events with a hist: --trigger has the hist
+ * file of its event in @inst saved to <system>_<event>_hist.txt in the
+ * current directory, and a "  Saving event ... hist to FILE" line on @msg.
+ */
+int osn_save_event_hists(struct tracefs_instance *inst,
+			 const struct osn_event_opt *events, int n, FILE *msg);
 
 /* Is any osn event enabled in an instance other than ours (or at top level)? */
 int osn_other_users(const char *const *ours, char *who, size_t wholen);

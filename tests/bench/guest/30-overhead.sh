@@ -8,7 +8,8 @@
 #   up    upstream osnoise measures CPU 1 (same knobs).
 # A tracer's probes run on every CPU (sched_switch, IRQ entry/exit); on
 # CPU 0 they only find that it is not measured.  "busy" separates that
-# from the emulator's own cost of a second busy vCPU.
+# from the emulator's own cost of a second busy vCPU.  With BENCH_SCALE=1
+# "CPU 1" is every CPU but 0 (one busy loop each).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 require_bin stress-ng
@@ -25,11 +26,13 @@ workload() {	# -> ops/s (real time) of stress-ng --switch on CPU 0
 		/tmp/bench_sng | head -n 1
 }
 
-busy_pid=
+busy_pids=
 busy_stop() {
-	[ -n "$busy_pid" ] && kill "$busy_pid" 2>/dev/null
-	wait "$busy_pid" 2>/dev/null
-	busy_pid=
+	for _p in $busy_pids; do
+		kill "$_p" 2>/dev/null
+		wait "$_p" 2>/dev/null
+	done
+	busy_pids=
 }
 on_exit busy_stop
 
@@ -37,8 +40,10 @@ measure() {	# COND REP
 	m_c=$1 m_rep=$2
 	case $m_c in
 	none)	;;
-	busy)	taskset -c $BCPU sh -c 'while :; do :; done' &
-		busy_pid=$! ;;
+	busy)	for _c in $BCPU_LIST; do
+			taskset -c "$_c" sh -c 'while :; do :; done' &
+			busy_pids="$busy_pids $!"
+		done ;;
 	*)	tr_start "$m_c" bench_ovh 1000000 1000000 5 sample ;;
 	esac
 	sleep 0.5

@@ -1,7 +1,8 @@
 #!/bin/sh
 # timeout: 900
 # Tool cost: CPU time of `osn top|hist` and `rtla osnoise top|hist`, both
-# pinned to CPU 0, measuring CPU 1 (period = runtime = 1 s).  One run of
+# pinned to CPU 0, measuring CPU 1 (with BENCH_SCALE=1 every CPU but 0;
+# period = runtime = 1 s).  One run of
 # each tool and command, started with a 50 us threshold:
 #   startup_ms  CPU time until its instance exists and the workload thread
 #               runs (parsing tracefs, saving and setting knobs),
@@ -72,9 +73,9 @@ set_threshold() {	# TOOL US
 run_tool() {	# TOOL CMD REP
 	r_tool=$1 r_cmd=$2 r_rep=$3
 	case $r_tool in
-	osn)	set -- "$OSN" "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T 50 -d 1h
+	osn)	set -- "$OSN" "$r_cmd" -c $BCPUS -p 1000000 -r 1000000 -T 50 -d 1h
 		r_inst=osn_$r_cmd r_thr="^osn/$BCPU\$" ;;
-	rtla)	set -- rtla osnoise "$r_cmd" -c $BCPU -p 1000000 -r 1000000 -T 50 -d 1h
+	rtla)	set -- rtla osnoise "$r_cmd" -c $BCPUS -p 1000000 -r 1000000 -T 50 -d 1h
 		r_inst=osnoise_$r_cmd r_thr="^osnoise/$BCPU\$" ;;
 	esac
 	[ "$r_cmd" = top ] && set -- "$@" -q
@@ -85,7 +86,7 @@ run_tool() {	# TOOL CMD REP
 	r_pid=
 	bwait 20 pidof "$r_tool" >/dev/null && r_pid=$(pidof "$r_tool" | awk '{ print $1 }')
 	r_ok=0
-	if [ -n "$r_pid" ] && bwait 60 collecting "$r_inst" "$r_thr"; then
+	if [ -n "$r_pid" ] && bwait $((60 * ${OSN_TIMEOUT_SCALE:-1})) collecting "$r_inst" "$r_thr"; then
 		sleep 0.5
 		r_c0=$(ticks "$r_pid") r_t0=$(uptime_cs) r_w0=$(wakeups "$r_pid")
 		sleep $SECS

@@ -28,6 +28,21 @@ OSN=$OSN_BIN/osn
 # The CPU every tracer measures, and the housekeeping CPU.
 BCPU=1
 HCPU=0
+# The CPUs the tracers and tools measure: CPU 1 alone, or with BENCH_SCALE=1
+# (`run.sh --scale`) every CPU but the housekeeping one, for the figures
+# that say how osn grows with the CPU count (30-overhead, 40-toolcost,
+# 50-footprint).  Per-CPU figures (the loop, attribution) stay on $BCPU.
+# BCPU_LIST: the same CPUs, one a word.
+BENCH_SCALE=${BENCH_SCALE:-0}
+BCPUS=$BCPU
+BCPU_LIST=$BCPU
+if [ "$BENCH_SCALE" = 1 ]; then
+	_b_n=$(grep -c '^processor' /proc/cpuinfo)
+	if [ "$_b_n" -gt 2 ]; then
+		BCPUS=1-$((_b_n - 1))
+		BCPU_LIST=$(awk -v n="$_b_n" 'BEGIN { for (i = 1; i < n; i++) printf "%d ", i }')
+	fi
+fi
 # buffer_size_kb of the instances tr_start creates (empty: the default)
 BENCH_BUF_KB=4096
 
@@ -185,13 +200,13 @@ up_restore() {
 }
 
 # up_start NAME PERIOD_US RUNTIME_US THRESH_US [EVENT...]: upstream osnoise
-# on CPU $BCPU in instance NAME (tracer osnoise, the osnoise:EVENTs
+# on CPUs $BCPUS in instance NAME (tracer osnoise, the osnoise:EVENTs
 # enabled); sets BI to the instance path.  Not in $(...): it registers
 # its cleanup and may fail the script.
 up_start() {
 	_us_n=$1 _us_p=$2 _us_r=$3 _us_t=$4
 	shift 4
-	echo $BCPU >"$UPD/cpus" || fail "osnoise/cpus"
+	echo $BCPUS >"$UPD/cpus" || fail "osnoise/cpus"
 	set_pr "$UPD" "$_us_p" "$_us_r"
 	echo "$_us_t" >"$TFS/tracing_thresh" || fail "tracing_thresh=$_us_t"
 	_us_d=$TFS/instances/$_us_n
@@ -231,12 +246,12 @@ up_teardown() {
 
 # ---- osn (module events) -------------------------------------------------------
 
-# osnb_start NAME PERIOD_US RUNTIME_US THRESH_US EVENT...: osn on CPU
-# $BCPU, the osn:EVENTs enabled in instance NAME; sets BI to its path.
+# osnb_start NAME PERIOD_US RUNTIME_US THRESH_US EVENT...: osn on CPUs
+# $BCPUS, the osn:EVENTs enabled in instance NAME; sets BI to its path.
 osnb_start() {
 	_os_n=$1 _os_p=$2 _os_r=$3 _os_t=$4
 	shift 4
-	echo $BCPU >"$OSN_PARAMS/cpus" || fail "osn cpus"
+	echo $BCPUS >"$OSN_PARAMS/cpus" || fail "osn cpus"
 	set_pr "$OSN_PARAMS" "$_os_p" "$_os_r"
 	echo "$_os_t" >"$OSN_PARAMS/threshold_us" || fail "osn threshold_us=$_os_t"
 	_os_d=$TFS/instances/$_os_n
@@ -328,7 +343,7 @@ cputime_ms() {
 # ---- either tracer -----------------------------------------------------------
 
 # tr_start osn|up NAME PERIOD_US RUNTIME_US THRESH_US EVENT...: start one
-# tracer on CPU $BCPU (EVENT names without system; "sample" is osn's
+# tracer on CPUs $BCPUS (EVENT names without system; "sample" is osn's
 # per-period event, upstream's per-period summary is the tracer's own
 # output and always on).  Sets BI.
 tr_start() {
