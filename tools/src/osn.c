@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | upstream |
- * cleanup.
+ * audit | cleanup.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "audit.h"
 #include "osn.h"
 #include "session.h"
 #include "upstream.h"
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 	      "  hist      per-CPU histogram of the noise samples\n"
 	      "  hwnoise   top with interrupts disabled: hardware and NMI noise\n"
 	      "  upstream  a saved trace with osn:sample as the osnoise tracer's lines\n"
+	      "  audit     check how well the CPUs are isolated from noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
 	      "\n"
 	      "  osn COMMAND -h shows the options of COMMAND; see osn(1).\n", f);
@@ -118,6 +120,8 @@ int main(int argc, char **argv)
 		return osn_tool_main(&osn_hwnoise_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "upstream"))
 		return upstream_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "audit"))
+		return osn_audit_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "cleanup"))
 		return cleanup_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -129,7 +133,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, upstream or cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, upstream, audit or cleanup)\n",
 		argv[1]);
 	return 1;
 }
