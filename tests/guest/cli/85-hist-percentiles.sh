@@ -51,9 +51,15 @@ awk '{ print $1, NR }' "$CLI_OUT/d.txt" | sort -n -k1,1 -k2,2 |
 	awk '{ print $2, NR, $1 }' | sort -n -k1,1 >"$CLI_OUT/ranks.txt"
 pc=$(cli_json "$j" '.cpus[0].percentile_count')
 info "percentiles over $pc samples"
-[ "$pc" -ge $((count - 5 - count / 100)) ] &&
-	[ "$pc" -le $((count + 5 + count / 100)) ] ||
-	fail "percentiles over $pc samples, the histogram has $count"
+# The two tables start and stop by two commands written one after the
+# other: the samples of the moment between them are in one table only.
+# Under TCG on a loaded host that moment can be a whole scheduling gap of
+# the vCPU (100-140 ms; 2.6 % of a 3 s run was seen on 6.12-rt): allow
+# 200 ms of samples at the run's rate (-d 3).  Which samples the fine
+# table holds is checked below, run by run.
+tol=$((5 + count * 2 / 30))
+[ "$pc" -ge $((count - tol)) ] && [ "$pc" -le $((count + tol)) ] ||
+	fail "percentiles over $pc samples, the histogram has $count (tolerance $tol)"
 # The percentiles' table holds a run of pc consecutive samples of the
 # trace (a sample or two at the very end may miss the trace): per
 # percentile, the smallest and the largest sample of rank k - 2 .. k + 2,
