@@ -125,6 +125,13 @@ expect_sysctls bad
 expect "task/$pid" warn "task sleep \\(pid $pid, state S, OTHER -?[0-9]+\\) may run on CPUs 1 \\(allowed 1\\)"
 line "task/$pid" | grep -q "=> fix: taskset -pc 0 $pid " || fail "task/$pid fix: $(line "task/$pid")"
 expect tasks/percpu ok "[0-9]+ per-CPU kthreads bound to CPUs 1, which must be there:.* migration/1"
+# as root the tracers are readable: upstream osnoise is there on the -rt
+# kernels from 5.14 on, not on the generic ones
+if grep -qw osnoise "$TFS/available_tracers"; then
+	expect kernel/osnoise ok "the osnoise tracer is available \\(available_tracers\\)"
+else
+	expect kernel/osnoise n/a "no osnoise in available_tracers"
+fi
 
 # put right
 echo 0 >"/proc/irq/$irq/smp_affinity_list" || fail "move IRQ $irq to CPU 0"
