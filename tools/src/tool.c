@@ -643,6 +643,15 @@ static int setup_threads(struct osn_tool *t)
 	return ret;
 }
 
+/* @file's count of saves during this run, or NULL if it has none. */
+static struct osn_saved *find_saved(struct osn_tool *t, const char *file)
+{
+	for (unsigned i = 0; i < t->nsaved; i++)
+		if (!strcmp(t->saved[i].file, file))
+			return &t->saved[i];
+	return NULL;
+}
+
 /*
  * Save the trace to @file, or to @file.N for its N-th save of the run
  * (osn_numbered_file()); -t's file was opened before the run.
@@ -650,19 +659,17 @@ static int setup_threads(struct osn_tool *t)
 static int save_trace_to(void *ctx, const char *file)
 {
 	struct osn_tool *t = ctx;
-	struct osn_saved *s = t->saved;
+	struct osn_saved *s = find_saved(t, file);
 	char name[4096];
 	FILE *f;
 	int ret;
 
-	while (s < t->saved + t->nsaved && strcmp(s->file, file))
-		s++;
-	if (s == t->saved + t->nsaved) {
+	if (!s) {
 		if (t->nsaved == sizeof(t->saved) / sizeof(t->saved[0]))
 			return osn_err("too many trace files");
+		s = &t->saved[t->nsaved++];
 		s->file = file;
 		s->n = 0;
-		t->nsaved++;
 	}
 	osn_numbered_file(file, s->n++, name, sizeof(name));
 	fprintf(t->text, "  Saving trace to %s\n", name);
@@ -675,15 +682,6 @@ static int save_trace_to(void *ctx, const char *file)
 	if (fclose(f) && !ret)
 		ret = osn_err("cannot write %s: %s", name, strerror(errno));
 	return ret;
-}
-
-/* Has @file been saved during this run? */
-static bool trace_saved(const struct osn_tool *t, const char *file)
-{
-	for (unsigned i = 0; i < t->nsaved; i++)
-		if (!strcmp(t->saved[i].file, file))
-			return true;
-	return false;
 }
 
 static bool tool_instance_off(struct osn_tool *t)
@@ -1071,7 +1069,7 @@ static void warn_no_samples(const struct osn_tool *t)
  */
 static int save_trace(struct osn_tool *t)
 {
-	if (t->p->trace_file && !trace_saved(t, t->p->trace_file) &&
+	if (t->p->trace_file && !find_saved(t, t->p->trace_file) &&
 	    save_trace_to(t, t->p->trace_file))
 		return -1;
 	osn_actions_perform(&t->p->on_end, save_trace_to, t);
