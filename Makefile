@@ -6,6 +6,8 @@
 #   make module KDIR=...      only the module, for another kernel's headers
 #   make tools                only the CLI
 #   make install              install the module (into /lib/modules) and the CLI
+#   make deb                  Debian packages osn and osn-dkms in build/deb/
+#                             (dpkg-buildpackage on a copy of the tree, lintian)
 #   make check                every test: host unit tests (plain, ASan+UBSan)
 #                             and the guest suite on the VM kernel matrix
 #   make check-host           only the host unit tests
@@ -32,7 +34,7 @@ export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
 	check check-host check-vm demo bench soak sparse W1 deps module-for \
-	check-mutants checkpatch debug-kernel check-debug
+	check-mutants checkpatch debug-kernel check-debug deb
 
 all: module tools
 
@@ -51,6 +53,9 @@ install-module: module
 
 install-tools: tools
 	$(MAKE) -C tools install
+
+deb:
+	tests/deb/make-deb.sh
 
 sparse:
 	$(MAKE) -C "$(KDIR)" M=$(CURDIR)/kernel C=2 W=1 modules

@@ -21,6 +21,7 @@
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
+#include <linux/workqueue.h>
 #include <asm/hardirq.h>
 
 /*
@@ -167,12 +168,71 @@ osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
 #endif
 
 /*
- * Test injector only (tests/injector/osn_inject.c).
+ * The cause probes' prototypes (osn_cause.c), which must match their
+ * tracepoints' exactly; osn_cause.c checks each at build time against the
+ * kernel's own declaration (OSN_PROBE_TYPECHECK).  Where the upstream
+ * commit was not pinned down, the range is the one checked in Debian's
+ * headers, with the boundary taken between the two kernels checked.
+ *
+ * workqueue:workqueue_queue_work's req_cpu:
+ *  [5.19, ...)  int: upstream commit "workqueue: Fix type of cpu in trace
+ *               event" (v5.19); 6.1.0-56's headers have it.
+ *  [..., 5.19)  unsigned int (5.10.0-46's headers).
+ */
+#if OSN_KERNEL_FROM(5, 19, 0)
+# define OSN_WQ_QUEUE_WORK_ARGS						\
+	int req_cpu, struct pool_workqueue *pwq, struct work_struct *work
+#else
+# define OSN_WQ_QUEUE_WORK_ARGS						\
+	unsigned int req_cpu, struct pool_workqueue *pwq,		\
+	struct work_struct *work
+#endif
+
+/*
+ * timer:timer_start:
+ *  [6.9, ...)   (timer, bucket_expiry): the timer wheel rework of the
+ *               timer-migration series (checked: 6.12 and 7.2 headers;
+ *               the boundary is not pinned down more closely than "after
+ *               6.1": no kernel of the matrix lies in between).
+ *  [..., 6.9)   (timer, expires, flags) (5.10.0-46, 6.1.0-56).
+ */
+#if OSN_KERNEL_FROM(6, 9, 0)
+# define OSN_TIMER_START_ARGS						\
+	struct timer_list *timer, unsigned long bucket_expiry
+#else
+# define OSN_TIMER_START_ARGS						\
+	struct timer_list *timer, unsigned long expires, unsigned int flags
+#endif
+
+/*
+ * timer:hrtimer_expire_entry's second argument:
+ *  [7.0, ...)   ktime_t now (checked: 7.2.12's headers; 6.12 still has
+ *               the pointer; the release in between is not pinned down).
+ *  [..., 7.0)   ktime_t *now.
+ */
+#if OSN_KERNEL_FROM(7, 0, 0)
+# define OSN_HRTIMER_EXPIRE_ARGS	struct hrtimer *hrtimer, ktime_t now
+#else
+# define OSN_HRTIMER_EXPIRE_ARGS	struct hrtimer *hrtimer, ktime_t *now
+#endif
+
+/*
+ * csd:csd_queue_cpu and csd:csd_function_entry, the cross-CPU function
+ * calls' sender and callback:
+ *  [6.3, ...)   upstream commit "trace,smp: Add tracepoints around
+ *               remotelly called functions" (v6.3), <trace/events/csd.h>.
+ *  [..., 6.3)   none: an IPI's callback and sender are unknown (5.10,
+ *               6.1); Documentation/engine.md says so.
+ */
+#define OSN_HAVE_CSD_TRACEPOINTS	OSN_KERNEL_FROM(6, 3, 0)
+
+/*
  * in_hardirq():
  *  [5.11, ...)  in_hardirq(), added by the v5.11 series that renamed
  *               the preempt-count tests (absent from 5.10.0-46's headers).
  *  [..., 5.11)  in_irq(), the same test under its old name (Debian's
  *               5.10-rt has in_hardirq() from the RT patch set).
+ * Used by the injector and by osn_cause.c.
  */
 #if !OSN_KERNEL_FROM(5, 11, 0) && !defined(in_hardirq)
 # define in_hardirq()			in_irq()
@@ -209,6 +269,34 @@ osn_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *
 # define OSN_IRQ_WORK_INIT_HARD(fn)	IRQ_WORK_INIT_HARD(fn)
 #else
 # define OSN_IRQ_WORK_INIT_HARD(fn)	{ .func = (fn) }
+#endif
+
+/*
+ * The unbound system workqueue osn's start/stop work runs on.
+ *  [7.0, ...)   system_dfl_wq: upstream's workqueue renaming added it and
+ *               made queueing on system_unbound_wq log "enqueued on
+ *               deprecated workqueue" (seen on Debian's 7.2.12; 6.12 has
+ *               only system_unbound_wq; the release in between that added
+ *               it is not pinned down here).
+ *  [..., 7.0)   system_unbound_wq.
+ */
+#if OSN_KERNEL_FROM(7, 0, 0)
+# define osn_unbound_wq			system_dfl_wq
+#else
+# define osn_unbound_wq			system_unbound_wq
+#endif
+
+/*
+ * Test injector only: deleting a timer_list and waiting for its callback.
+ *  [6.2, ...)   timer_delete_sync(): upstream commit "timers: Rename
+ *               del_timer_sync() to timer_delete_sync()" (v6.2);
+ *               del_timer_sync() is gone from 7.2's exports.
+ *  [..., 6.2)   del_timer_sync().
+ */
+#if OSN_KERNEL_FROM(6, 2, 0)
+# define osn_timer_delete_sync(t)	timer_delete_sync(t)
+#else
+# define osn_timer_delete_sync(t)	del_timer_sync(t)
 #endif
 
 #endif /* _OSN_COMPAT_H */

@@ -8,6 +8,9 @@
  * osn_probes.c	  the tracepoint hook table, thin probes, the NMI handler
  * osn_account.c  the accounting: per-CPU state, sources, NMIs, period
  *		  sums, stop conditions (osn_account.h)
+ * osn_cause.c	  the causes: what ran in each noise and who sent it
+ *		  (osn:noise_cause), from probes hooked only while that
+ *		  event is enabled (osn_cause.h)
  * osn_trace.c	  the osn:* trace events (CREATE_TRACE_POINTS)
  *
  * Calls go one way: main -> params, probes, workload, account;
@@ -71,6 +74,9 @@ void osn_params_init(osn_restart_t restart);
 /* osn_main.c: enable/disable of any osn event (TRACE_EVENT_FN). */
 int osn_event_reg(void);
 void osn_event_unreg(void);
+/* The same for osn:noise_cause, which also hooks the cause probes. */
+int osn_cause_reg(void);
+void osn_cause_unreg(void);
 
 /* osn_workload.c */
 int osn_workload_fn(void *data);
@@ -79,5 +85,10 @@ int osn_workload_fn(void *data);
 int osn_probes_init(void);
 int osn_probes_hook(void);
 void osn_probes_unhook(void);
+int osn_causes_hook(void);
+void osn_causes_unhook(void);
+
+/* osn_cause.c */
+void osn_cause_init(void);
 
 #endif /* _OSN_INTERNAL_H */

@@ -40,11 +40,14 @@ static bool osn_run_workload;
 
 /* Number of osn events enabled, over all instances and perf. */
 static atomic_t osn_enabled_events = ATOMIC_INIT(0);
+/* How many of them are osn:noise_cause (its probes are hooked apart). */
+static atomic_t osn_cause_events = ATOMIC_INIT(0);
 
 /* Serializes start and stop; protects the fields below it. */
 static DEFINE_MUTEX(osn_run_lock);
 static bool osn_running;
 static int osn_hp_state;
+static bool osn_causes_hooked;
 /* Set while cpuhp_setup_state() runs our online callback on every CPU. */
 static bool osn_hp_in_setup;
 
@@ -75,7 +78,7 @@ static void osn_kick(void)
 {
 	spin_lock(&osn_kick_lock);
 	if (osn_accepting)
-		queue_work(system_unbound_wq, &osn_work);
+		queue_work(osn_unbound_wq, &osn_work);
 	spin_unlock(&osn_kick_lock);
 }
 
@@ -93,6 +96,24 @@ void osn_event_unreg(void)
 {
 	if (atomic_dec_return(&osn_enabled_events) == 0)
 		osn_kick();
+}
+
+/*
+ * osn:noise_cause counts as an osn event (it starts a run), and its
+ * probes are hooked while it is enabled anywhere during a run.
+ */
+int osn_cause_reg(void)
+{
+	atomic_inc(&osn_cause_events);
+	osn_kick();
+	return osn_event_reg();
+}
+
+void osn_cause_unreg(void)
+{
+	atomic_dec(&osn_cause_events);
+	osn_event_unreg();
+	osn_kick();
 }
 
 static void osn_request_restart(void)
@@ -205,9 +226,34 @@ static int osn_start(void)
 	return 0;
 }
 
+/* Hook or unhook the cause probes as osn:noise_cause wants, in a run. */
+static void osn_sync_causes(void)
+{
+	bool want = osn_running && atomic_read(&osn_cause_events) > 0;
+	int ret;
+
+	lockdep_assert_held(&osn_run_lock);
+	if (want == osn_causes_hooked)
+		return;
+	if (!want) {
+		osn_causes_unhook();
+		osn_causes_hooked = false;
+		return;
+	}
+	ret = osn_causes_hook();
+	if (ret)
+		pr_warn("cannot hook the cause probes: %d (osn:noise_cause stays empty)\n",
+			ret);
+	osn_causes_hooked = !ret;
+}
+
 static void osn_stop(void)
 {
 	lockdep_assert_held(&osn_run_lock);
+	if (osn_causes_hooked) {
+		osn_causes_unhook();
+		osn_causes_hooked = false;
+	}
 
 	/* Runs the offline callback on every online CPU: threads stop. */
 	cpuhp_remove_state(osn_hp_state);
@@ -232,6 +278,7 @@ static void osn_apply_state(void)
 			pr_warn("cannot start: %d (disable and re-enable the osn events to retry)\n",
 				ret);
 	}
+	osn_sync_causes();
 }
 
 static void osn_work_fn(struct work_struct *work)

@@ -28,6 +28,7 @@
 
 #include "osn_internal.h"
 #include "osn_account.h"
+#include "osn_cause.h"
 #include "osn_trace.h"
 
 /* ---- hard IRQs: device handlers and x86 system vectors ---- */
@@ -138,6 +139,8 @@ static void osn_probe_sched_switch(void *data, OSN_SCHED_SWITCH_ARGS)
 	osn_flush_nmi(oc);
 	if (ended)
 		trace_thread_noise(prev, start_ns, duration_ns);
+	if (trace_noise_cause_enabled() && osn_is_noise_task(oc, next))
+		osn_cause_thread_in(oc, next);
 }
 
 /* ---- NMIs (accounted by osn_account.c, which explains how) ---- */
@@ -184,6 +187,11 @@ enum osn_hook_kind {
 	OSN_HOOK_REQUIRED,	/* present on every supported kernel */
 	OSN_HOOK_OPTIONAL,	/* hooked when the kernel has it */
 	OSN_HOOK_NO_RT,		/* required, but not hooked on PREEMPT_RT */
+	/*
+	 * Optional, and hooked apart from the others, only while
+	 * osn:noise_cause is enabled (osn_cause.c).
+	 */
+	OSN_HOOK_CAUSE,
 };
 
 /* One tracepoint and osn's probe on it. */
@@ -208,6 +216,7 @@ struct osn_hook {
 
 #define OSN_HOOK_ONE(n, p, k)						\
 	{ .entry = { .name = n, .probe = p }, .kind = k }
+#define OSN_HOOK_CAUSE(n, p)	OSN_HOOK_ONE(n, p, OSN_HOOK_CAUSE)
 #define OSN_HOOK_PAIR(n_entry, p_entry, n_exit, p_exit, k)		\
 	{ .entry = { .name = n_entry, .probe = p_entry },		\
 	  .exit = { .name = n_exit, .probe = p_exit }, .kind = k }
@@ -236,6 +245,19 @@ static struct osn_hook osn_hooks[] = {
 		      "softirq_exit", osn_probe_softirq_exit, OSN_HOOK_NO_RT),
 	OSN_HOOK_ONE("sched_switch", osn_probe_sched_switch, OSN_HOOK_REQUIRED),
 	OSN_HOOK_ONE("nmi_handler", osn_probe_nmi_handler, OSN_HOOK_OPTIONAL),
+	/* The causes: origins first, so that none is missed at hook time. */
+	OSN_HOOK_CAUSE("sched_waking", osn_probe_cause_waking),
+	OSN_HOOK_CAUSE("workqueue_queue_work", osn_probe_cause_queue_work),
+	OSN_HOOK_CAUSE("timer_start", osn_probe_cause_timer_start),
+#if OSN_HAVE_CSD_TRACEPOINTS
+	OSN_HOOK_CAUSE("csd_queue_cpu", osn_probe_cause_csd_queue),
+	OSN_HOOK_CAUSE("csd_function_entry", osn_probe_cause_csd_function),
+#endif
+	OSN_HOOK_CAUSE("workqueue_execute_start", osn_probe_cause_execute_work),
+	OSN_HOOK_CAUSE("workqueue_execute_end", osn_probe_cause_execute_end),
+	OSN_HOOK_CAUSE("timer_expire_entry", osn_probe_cause_timer_expire),
+	OSN_HOOK_CAUSE("hrtimer_expire_entry", osn_probe_cause_hrtimer_expire),
+	OSN_HOOK_CAUSE("tlb_flush", osn_probe_cause_tlb_flush),
 };
 
 /* The n-th tracepoint of the table, entries before exits of a row. */
@@ -318,7 +340,7 @@ int osn_probes_init(void)
 		}
 		if (osn_hook_found(h))
 			continue;
-		if (h->kind != OSN_HOOK_OPTIONAL) {
+		if (h->kind != OSN_HOOK_OPTIONAL && h->kind != OSN_HOOK_CAUSE) {
 			pr_err("tracepoint %s not found\n",
 			       h->entry.tp ? h->exit.name : h->entry.name);
 			return -ENOENT;
@@ -329,15 +351,21 @@ int osn_probes_init(void)
 	return 0;
 }
 
-/* Unhook the tracepoints hooked so far, last first. */
-static void osn_tracepoints_unhook(void)
+/* Whether the n-th tracepoint belongs to the cause probes. */
+static bool osn_point_is_cause(unsigned int n)
+{
+	return osn_hooks[n / 2].kind == OSN_HOOK_CAUSE;
+}
+
+/* Unhook the tracepoints of one group hooked so far, last first. */
+static void osn_tracepoints_unhook(bool causes)
 {
 	int n;
 
 	for (n = OSN_NR_POINTS - 1; n >= 0; n--) {
 		struct osn_hook_point *pt = osn_point(n);
 
-		if (!pt->hooked)
+		if (!pt->hooked || osn_point_is_cause(n) != causes)
 			continue;
 		WARN_ON_ONCE(tracepoint_probe_unregister(pt->tp, pt->probe,
 							 osn_hooks[n / 2].data));
@@ -348,17 +376,8 @@ static void osn_tracepoints_unhook(void)
 	tracepoint_synchronize_unregister();
 }
 
-void osn_probes_unhook(void)
-{
-	osn_nmi_unhook();
-	osn_tracepoints_unhook();
-}
-
-/*
- * Hook every found tracepoint, then the NMI handler; all or nothing.
- * fail_function may fail it (tests/debug/guest/faults/).
- */
-noinline int osn_probes_hook(void)
+/* Hook every found tracepoint of one group; all or nothing. */
+static int osn_tracepoints_hook(bool causes)
 {
 	unsigned int n;
 	int ret;
@@ -366,26 +385,54 @@ noinline int osn_probes_hook(void)
 	for (n = 0; n < OSN_NR_POINTS; n++) {
 		struct osn_hook_point *pt = osn_point(n);
 
-		if (!pt->tp)
+		if (!pt->tp || osn_point_is_cause(n) != causes)
 			continue;
 		ret = tracepoint_probe_register(pt->tp, pt->probe,
 						osn_hooks[n / 2].data);
 		if (ret) {
 			pr_err("cannot hook %s: %d\n", pt->name, ret);
-			goto unhook;
+			osn_tracepoints_unhook(causes);
+			return ret;
 		}
 		pt->hooked = true;
 	}
+	return 0;
+}
 
+void osn_probes_unhook(void)
+{
+	osn_nmi_unhook();
+	osn_tracepoints_unhook(false);
+}
+
+/*
+ * Hook every found tracepoint but the causes', then the NMI handler; all
+ * or nothing.  fail_function may fail it (tests/debug/guest/faults/).
+ */
+noinline int osn_probes_hook(void)
+{
+	int ret;
+
+	ret = osn_tracepoints_hook(false);
+	if (ret)
+		return ret;
 	ret = osn_nmi_hook();
 	if (ret) {
 		pr_err("cannot register the NMI handler: %d\n", ret);
-		goto unhook;
+		osn_tracepoints_unhook(false);
 	}
-	return 0;
-
-unhook:
-	osn_tracepoints_unhook();
 	return ret;
 }
 ALLOW_ERROR_INJECTION(osn_probes_hook, ERRNO);
+
+/* The cause probes (osn_cause.c), while osn:noise_cause is enabled. */
+int osn_causes_hook(void)
+{
+	osn_cause_reset();
+	return osn_tracepoints_hook(true);
+}
+
+void osn_causes_unhook(void)
+{
+	osn_tracepoints_unhook(true);
+}

@@ -46,6 +46,19 @@ struct osn_sample {
 };
 
 /*
+ * Where a cause came from (osn:noise_cause, osn_cause.c): the task and CPU
+ * that woke, queued, armed or sent what ran in the noise.  NULL: unknown.
+ */
+struct osn_origin {
+	const void	*key;		/* the task, work, timer, hrtimer or csd */
+	unsigned long	function;	/* what it will run (0 for a wake-up) */
+	u64		stamp_ns;	/* ktime_get_mono_fast_ns() at the record */
+	int		cpu;
+	pid_t		pid;		/* -1: an interrupt */
+	char		comm[TASK_COMM_LEN];
+};
+
+/*
  * Probes call trace_<event>() directly: its static branch is the only
  * check needed.  (A copy that read the static key's count first worked
  * around multi-threaded TCG running stale code while a jump label was
@@ -82,6 +95,22 @@ TRACE_DEFINE_ENUM(RCU_SOFTIRQ);
 			 { SCHED_SOFTIRQ,	"SCHED" },	\
 			 { HRTIMER_SOFTIRQ,	"HRTIMER" },	\
 			 { RCU_SOFTIRQ,		"RCU" })
+
+#define osn_show_class(class)					\
+	__print_symbolic(class,					\
+			 { OSN_CLASS_NMI,	"nmi" },	\
+			 { OSN_CLASS_IRQ,	"irq" },	\
+			 { OSN_CLASS_SOFTIRQ,	"softirq" },	\
+			 { OSN_CLASS_THREAD,	"thread" })
+
+#define osn_show_cause_kind(kind)				\
+	__print_symbolic(kind,					\
+			 { OSN_CAUSE_WAKEUP,	"wakeup" },	\
+			 { OSN_CAUSE_WORK,	"work" },	\
+			 { OSN_CAUSE_TIMER,	"timer" },	\
+			 { OSN_CAUSE_HRTIMER,	"hrtimer" },	\
+			 { OSN_CAUSE_IPI,	"ipi" },	\
+			 { OSN_CAUSE_TLB,	"tlb" })
 
 #define osn_show_stop_reason(reason)				\
 	__print_symbolic(reason,				\
@@ -321,6 +350,59 @@ TRACE_EVENT_FN(stop,
 		  __entry->value, __entry->threshold),
 
 	osn_event_reg, osn_event_unreg
+);
+
+/*
+ * What ran inside a noise and where it came from: linked to the noise
+ * event it explains (irq_noise, softirq_noise, thread_noise) by CPU, class
+ * and start.  Its own reg/unreg hook the cause probes (osn_cause.c): they
+ * cost nothing while this event is disabled everywhere.
+ */
+TRACE_EVENT_FN(noise_cause,
+
+	TP_PROTO(int kind, int class, u64 start, unsigned long function,
+		 const struct osn_origin *origin),
+
+	TP_ARGS(kind, class, start, function, origin),
+
+	TP_STRUCT__entry(
+		__array(char,		origin_comm,	TASK_COMM_LEN)
+		__field(int,		kind)
+		__field(int,		class)
+		__field(u64,		start)
+		__field(unsigned long,	function)
+		__field(int,		origin_cpu)
+		__field(pid_t,		origin_pid)
+	),
+
+	TP_fast_assign(
+		if (origin) {
+			memcpy(__entry->origin_comm, origin->comm,
+			       TASK_COMM_LEN);
+			__entry->origin_cpu = origin->cpu;
+			__entry->origin_pid = origin->pid;
+		} else {
+			strscpy(__entry->origin_comm, "unknown",
+				TASK_COMM_LEN);
+			__entry->origin_cpu = -1;
+			__entry->origin_pid = -1;
+		}
+		__entry->kind = kind;
+		__entry->class = class;
+		__entry->start = start;
+		__entry->function = function;
+	),
+
+	TP_printk("%s %s start %llu.%09u function %ps origin_cpu %d origin %s:%d",
+		  osn_show_cause_kind(__entry->kind),
+		  osn_show_class(__entry->class),
+		  osn_print_secs(__entry->start),
+		  osn_print_nsecs(__entry->start),
+		  (void *)__entry->function,
+		  __entry->origin_cpu, __entry->origin_comm,
+		  __entry->origin_pid),
+
+	osn_cause_reg, osn_cause_unreg
 );
 
 #endif /* _OSN_TRACE_H */

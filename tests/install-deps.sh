@@ -6,7 +6,10 @@
 # Installs everything osn's build and tests need on Debian 12 (idempotent;
 # run as root or through sudo: `sudo tests/install-deps.sh`):
 #   - build: compiler, make, pkg-config, libtracefs-dev, libtraceevent-dev,
-#     libproc2-dev, sparse
+#     libproc2-dev, libjson-c-dev, libmicrohttpd-dev, sparse; prometheus
+#     (promtool, for test_metrics)
+#   - Debian packages (make deb, tests/deb/run.sh): debhelper, dh-dkms,
+#     dkms, lintian, fakeroot, dpkg-dev, bash-completion
 #   - VM bench: kmod, cpio, busybox-static, qemu-system-x86, xz-utils,
 #     zstd; tools copied into the guest: jq, rtla, rt-tests (oslat,
 #     cyclictest), stress-ng
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--kernels) kernels=$2; shift 2 ;;
 	--kernels=*) kernels=${1#--kernels=}; shift ;;
 	--no-kernels) fetch=0; shift ;;
-	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -50,8 +53,12 @@ export DEBIAN_FRONTEND=noninteractive
 export INITRD=No
 t0=$(now_s)
 pkgs=(build-essential make pkg-config kmod cpio busybox-static qemu-system-x86
-	xz-utils zstd libtracefs-dev libtraceevent-dev libproc2-dev sparse
-	rt-tests stress-ng rtla jq debootstrap)
+	xz-utils zstd libtracefs-dev libtraceevent-dev libproc2-dev libjson-c-dev sparse
+	libmicrohttpd-dev	# osn monitor's HTTP server
+	rt-tests stress-ng rtla jq debootstrap
+	debhelper dh-dkms dkms lintian fakeroot dpkg-dev bash-completion
+	chromium	# tests/report/browser.sh: the --report page in a real browser
+	prometheus)	# promtool: test_metrics checks osn monitor's exposition with it
 hdrs=()
 rels=()
 for k in $kernels; do

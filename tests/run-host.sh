@@ -11,6 +11,8 @@
 #     WARNING outside tests/checkpatch.allow)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
+#   - tests/report/browser.sh (the --report page in headless Chromium;
+#     skipped without chromium, failed without it when CI=true)
 # (osn.ko and osn_inject.ko are built with W=1 and sparse, with each kernel's
 # own release's toolchain, by tests/vm/build-module.sh as the first tests of
 # that kernel's guest run: tests/vm/run-kernel.sh.)
@@ -25,7 +27,7 @@ result=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--result) result=$2; shift 2 ;;
-	-h|--help) sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) break ;;
 	esac
 done
@@ -91,6 +93,16 @@ if [ -e "$OSN_ROOT/tools/Makefile" ] &&
 	fi
 else
 	echo "== host: tools/ has no 'check' target yet: no CLI unit tests"
+fi
+
+# ---- the --report page in headless Chromium ---------------------------------
+# (skipped without chromium, but in CI, where its absence fails)
+if [ -x "$here/report/browser.sh" ]; then
+	echo "== host: tests/report/browser.sh"
+	"$here/report/browser.sh" >"$log_dir/browser.log" 2>&1
+	grep -E '^(FAIL|SKIP|benchmark|PNGs)' "$log_dir/browser.log" | sed 's/^/  /'
+	add_counts "report in Chromium" "$log_dir/browser.log" ||
+		{ echo "host: report browser test did not run"; tf=$((tf + 1)); }
 fi
 
 [ -n "$result" ] && echo "pass=$tp fail=$tf skip=$ts" >"$result"

@@ -51,6 +51,7 @@
 #define OSN_EV_NMI_NOISE	"nmi_noise"
 #define OSN_EV_SAMPLE		"sample"
 #define OSN_EV_STOP		"stop"
+#define OSN_EV_NOISE_CAUSE	"noise_cause"
 
 /*
  * Fields.
@@ -65,6 +66,14 @@
  *                    thread_count, hw_time, nmi_time, irq_time,
  *                    softirq_time, thread_time, loops, min_gap, self
  *  stop:             reason (OSN_STOP_*), value, threshold
+ *  noise_cause:      kind (OSN_CAUSE_*), class (enum osn_class of the
+ *                    noise it explains), start (that noise event's start),
+ *                    function (kernel address: the timer callback, work
+ *                    function or cross-CPU call that ran; 0 for a
+ *                    wake-up), origin_cpu, origin_pid (-1: unknown, or an
+ *                    interrupt), origin_comm (char[16]: the task that
+ *                    woke, queued, armed or sent it; "[irq]"/"[softirq]"
+ *                    when that was an interrupt; "unknown")
  * "start" is trace_clock_local() (the buffer's "local" clock; sched_clock
  * based) in ns.  Durations and times are
  * ns.  "samples" counts the noise samples (gaps >= threshold) of the
@@ -93,6 +102,8 @@
 					"nmi_time irq_time softirq_time " \
 					"thread_time loops min_gap self"
 #define OSN_FIELDS_STOP			"reason value threshold"
+#define OSN_FIELDS_NOISE_CAUSE		"origin_comm kind class start " \
+					"function origin_cpu origin_pid"
 
 #define OSN_F_START		"start"
 #define OSN_F_DURATION		"duration"
@@ -122,6 +133,12 @@
 #define OSN_F_REASON		"reason"
 #define OSN_F_VALUE		"value"
 #define OSN_F_THRESHOLD		"threshold"
+#define OSN_F_ORIGIN_COMM	"origin_comm"
+#define OSN_F_KIND		"kind"
+#define OSN_F_CLASS		"class"
+#define OSN_F_FUNCTION		"function"
+#define OSN_F_ORIGIN_CPU	"origin_cpu"
+#define OSN_F_ORIGIN_PID	"origin_pid"
 
 /*
  * Interference classes, in rtla's column order: the module's per-class
@@ -140,6 +157,25 @@ enum osn_class {
 /* stop.reason */
 #define OSN_STOP_SINGLE		0	/* one sample > stop_tracing_us */
 #define OSN_STOP_TOTAL		1	/* a period's noise > stop_tracing_total_us */
+
+/*
+ * noise_cause.kind: what ran inside the noise, and what its origin is.
+ *  WAKEUP   a noise thread was woken: origin is the waker
+ *  WORK     a work item ran in a kworker: function, origin the queuer
+ *  TIMER    a timer_list callback ran: function, origin the armer
+ *  HRTIMER  an hrtimer callback ran: function, origin the armer
+ *  IPI      a cross-CPU function call ran: function, origin the sender
+ *  TLB      a remote TLB shootdown was served: origin the sender
+ */
+enum osn_cause_kind {
+	OSN_CAUSE_WAKEUP,
+	OSN_CAUSE_WORK,
+	OSN_CAUSE_TIMER,
+	OSN_CAUSE_HRTIMER,
+	OSN_CAUSE_IPI,
+	OSN_CAUSE_TLB,
+	OSN_CAUSE_NR
+};
 
 /* Knobs: module parameters under OSN_PARAM_DIR */
 #define OSN_KNOB_CPUS			"cpus"

@@ -241,6 +241,16 @@ inject() {
 	inject_wait $(($3 * _iv * 4 / 1000000 + 30))
 }
 
+# hand_back FILE NAME: give FILE to the host, which has no other channel
+# from the guest: gzip'ed and base64'ed on the console between
+# "OSN-FILE-BEGIN NAME" and "OSN-FILE-END"; tests/vm/run-kernel.sh
+# writes it to build/vm/<kernel>/files/NAME.  Keep it small (KBs).
+hand_back() {
+	echo "OSN-FILE-BEGIN $2"
+	gzip -c "$1" | base64
+	echo "OSN-FILE-END"
+}
+
 # ---- tracefs -------------------------------------------------------------
 
 # new_instance NAME: create tracefs instance NAME and print its path.  Every

@@ -28,6 +28,18 @@
  *           NMI) to the CPU; an NMI_LOCAL handler busy-waits in NMI
  *           context, then the sender sends the next one.  At most 10 ms.
  *
+ * Cross-CPU modes, each driven by a sender kthread "osn_inj_src/<cpu>"
+ * bound to another CPU, the known origin of each injection (osn's
+ * noise_cause tests), whose pid, comm and CPU the status line reports as
+ * src_pid, src_comm, src_cpu (also for ipi and nmi, whose sender it is):
+ *  work     the sender queues a work item on the CPU (queue_work_on(),
+ *           system_highpri_wq): inj_work_fn() busy-waits in a kworker.
+ *  timer    the sender arms a timer_list on the CPU (add_timer_on()):
+ *           inj_timer_list_fn() busy-waits in the TIMER softirq (on
+ *           PREEMPT_RT in the thread that runs it).
+ *  wakeup   the sender wakes a SCHED_FIFO kthread "osn_inj_wake/<cpu>"
+ *           bound to the CPU, which busy-waits, then sleeps again.
+ *
  * nest_us=N (softirq and thread only, N < duration_us / 2, at most 10 ms):
  * halfway through each injection, raise a hard IRQ on the CPU (a self-IPI
  * through an irq_work, the irq_work vector) that busy-waits N us inside
@@ -62,8 +74,10 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 #include <asm/apic.h>
 #include <asm/irq_vectors.h>
 #include <asm/nmi.h>
@@ -83,6 +97,9 @@ enum inj_ctx {
 	INJ_THREAD,
 	INJ_IPI,
 	INJ_NMI,
+	INJ_WORK,
+	INJ_TIMER,
+	INJ_WAKEUP,
 	INJ_NR_CTX,
 };
 
@@ -92,7 +109,16 @@ static const char * const inj_ctx_names[INJ_NR_CTX] = {
 	[INJ_THREAD]	= "thread",
 	[INJ_IPI]	= "ipi",
 	[INJ_NMI]	= "nmi",
+	[INJ_WORK]	= "work",
+	[INJ_TIMER]	= "timer",
+	[INJ_WAKEUP]	= "wakeup",
 };
+
+/* Whether a context is driven by a sender thread on another CPU. */
+static bool inj_cross_cpu(enum inj_ctx ctx)
+{
+	return ctx != INJ_IRQ && ctx != INJ_SOFTIRQ && ctx != INJ_THREAD;
+}
 
 struct inj_run {
 	/* Parameters, constant while a run is active. */
@@ -108,7 +134,12 @@ struct inj_run {
 	bool		finished;	/* all injections done (or stopped) */
 	bool		stop;		/* abort requested */
 	struct hrtimer	timer;		/* irq, softirq */
-	struct task_struct *task;	/* thread, ipi and nmi sender */
+	struct task_struct *task;	/* thread, or the cross-CPU sender */
+	struct task_struct *sleeper;	/* wakeup: the thread woken */
+	bool		kick;		/* wakeup: the sleeper has to run */
+	struct work_struct work;	/* work */
+	struct timer_list tl;		/* timer */
+	unsigned int	src_cpu;	/* the sender's CPU */
 	bool		nmi_registered;
 	atomic_t	nmi_pending;	/* an NMI was sent, not yet handled */
 
@@ -124,6 +155,8 @@ struct inj_run {
 	u64		nest_ns;	/* their time */
 	pid_t		pid;		/* task the injections ran in (not irq/ipi) */
 	char		comm[TASK_COMM_LEN];
+	pid_t		src_pid;	/* the cross-CPU sender */
+	char		src_comm[TASK_COMM_LEN];
 	unsigned long	runs;		/* runs started since load */
 };
 
@@ -156,8 +189,14 @@ static bool inj_in_ctx(enum inj_ctx ctx)
 		return in_nmi();
 	case INJ_SOFTIRQ:
 		return in_serving_softirq() && !in_hardirq();
+	case INJ_TIMER:		/* a softirq, or its thread on PREEMPT_RT */
+		return !in_hardirq() && !in_nmi();
 	case INJ_THREAD:
 		return !in_interrupt() && current == READ_ONCE(inj.task);
+	case INJ_WORK:
+		return !in_interrupt() && (current->flags & PF_WQ_WORKER);
+	case INJ_WAKEUP:
+		return !in_interrupt() && current == READ_ONCE(inj.sleeper);
 	default:
 		return false;
 	}
@@ -215,7 +254,9 @@ static bool inj_one(void)
 		WRITE_ONCE(inj.ctx_ok, inj.ctx_ok + 1);
 	if (!right_cpu)
 		WRITE_ONCE(inj.wrong_cpu, inj.wrong_cpu + 1);
-	if (inj.ctx == INJ_SOFTIRQ || inj.ctx == INJ_THREAD) {
+	if (inj.ctx == INJ_SOFTIRQ || inj.ctx == INJ_THREAD ||
+	    inj.ctx == INJ_WORK || inj.ctx == INJ_TIMER ||
+	    inj.ctx == INJ_WAKEUP) {
 		WRITE_ONCE(inj.pid, current->pid);
 		memcpy(inj.comm, current->comm, sizeof(inj.comm));
 	}
@@ -255,6 +296,73 @@ static void inj_arm_timer(void *unused)
 static void inj_busy_ipi(void *unused)
 {
 	inj_one();
+}
+
+static void inj_work_fn(struct work_struct *work)
+{
+	inj_one();
+}
+
+static void inj_timer_list_fn(struct timer_list *tl)
+{
+	inj_one();
+}
+
+/* wakeup: the thread on the CPU, woken by the sender for each injection. */
+static int inj_sleeper_fn(void *unused)
+{
+	sched_set_fifo(current);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		if (!xchg(&inj.kick, false)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		if (!READ_ONCE(inj.finished))
+			inj_one();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * One cross-CPU injection from the sender (work, timer, wakeup): start it
+ * on the CPU and wait (at most 1 s) until it ran.  False if the CPU went
+ * offline.
+ */
+static bool inj_send_one(void)
+{
+	unsigned int done = READ_ONCE(inj.done);
+	u64 start = local_clock();
+
+	switch (inj.ctx) {
+	case INJ_WORK:
+		queue_work_on(inj.cpu, system_highpri_wq, &inj.work);
+		flush_work(&inj.work);
+		return true;
+	case INJ_TIMER:
+		if (timer_pending(&inj.tl))	/* the last one is late */
+			break;
+		inj.tl.expires = jiffies + 1;
+		add_timer_on(&inj.tl, inj.cpu);
+		break;
+	case INJ_WAKEUP:
+		WRITE_ONCE(inj.kick, true);
+		wake_up_process(inj.sleeper);
+		break;
+	default:
+		return false;
+	}
+	while (READ_ONCE(inj.done) == done &&
+	       local_clock() - start < NSEC_PER_SEC) {
+		if (kthread_should_stop() || READ_ONCE(inj.stop))
+			break;
+		schedule_timeout_uninterruptible(1);
+	}
+	return cpu_online(inj.cpu);
 }
 
 /* nmi_pending: 0 idle, 1 NMI sent, 2 handler running. */
@@ -319,7 +427,10 @@ static int inj_thread_fn(void *unused)
 			break;
 		if (inj.ctx == INJ_NMI)
 			inj_send_nmi();
-		else if (smp_call_function_single(inj.cpu, inj_busy_ipi,
+		else if (inj.ctx != INJ_IPI && !inj_send_one())
+			break;		/* target CPU went offline */
+		else if (inj.ctx == INJ_IPI &&
+			 smp_call_function_single(inj.cpu, inj_busy_ipi,
 						  NULL, 1))
 			break;		/* target CPU went offline */
 		last = READ_ONCE(inj.finished) ||
@@ -349,6 +460,15 @@ static void inj_cleanup(void)
 	if (inj.task) {
 		kthread_stop(inj.task);
 		WRITE_ONCE(inj.task, NULL);
+	}
+	/* The sender is gone: nothing queues, arms or wakes any more. */
+	if (inj.ctx == INJ_WORK)
+		cancel_work_sync(&inj.work);
+	if (inj.ctx == INJ_TIMER)
+		osn_timer_delete_sync(&inj.tl);
+	if (inj.sleeper) {
+		kthread_stop(inj.sleeper);
+		WRITE_ONCE(inj.sleeper, NULL);
 	}
 	if (inj.nmi_registered) {
 		unregister_nmi_handler(NMI_LOCAL, "osn_inject");
@@ -387,7 +507,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
 		goto out;
 	tcpu = cpu;
-	if (ctx == INJ_IPI || ctx == INJ_NMI) {
+	if (inj_cross_cpu(ctx)) {
 		tcpu = inj_other_cpu(cpu);
 		if (tcpu >= nr_cpu_ids)
 			goto out;	/* needs a second CPU */
@@ -413,6 +533,10 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	inj.lost = 0;
 	inj.pid = 0;
 	inj.comm[0] = '\0';
+	inj.src_pid = 0;
+	inj.src_comm[0] = '\0';
+	inj.src_cpu = tcpu;
+	inj.kick = false;
 	atomic_set(&inj.nmi_pending, 0);
 
 	switch (ctx) {
@@ -427,9 +551,27 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 			ret = -EINVAL;
 		}
 		break;
+	case INJ_WAKEUP:
+		task = kthread_create(inj_sleeper_fn, NULL, "osn_inj_wake/%u",
+				      cpu);
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			break;
+		}
+		kthread_bind(task, cpu);
+		WRITE_ONCE(inj.sleeper, task);
+		inj.active = true;
+		wake_up_process(task);	/* it goes to sleep at once */
+		fallthrough;
+	case INJ_WORK:
+	case INJ_TIMER:
 	case INJ_THREAD:
 	case INJ_IPI:
 	case INJ_NMI:
+		if (ctx == INJ_WORK)
+			INIT_WORK(&inj.work, inj_work_fn);
+		if (ctx == INJ_TIMER)
+			timer_setup(&inj.tl, inj_timer_list_fn, 0);
 		if (ctx == INJ_NMI) {
 			ret = register_nmi_handler(NMI_LOCAL, inj_nmi_handler,
 						   0, "osn_inject");
@@ -439,8 +581,9 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		}
 		task = kthread_create(inj_thread_fn, NULL,
 				      ctx == INJ_THREAD ? "osn_inject/%u" :
-				      ctx == INJ_IPI ? "osn_inject_ipi/%u"
-						     : "osn_inject_nmi/%u",
+				      ctx == INJ_IPI ? "osn_inject_ipi/%u" :
+				      ctx == INJ_NMI ? "osn_inject_nmi/%u"
+						     : "osn_inj_src/%u",
 				      cpu);
 		if (IS_ERR(task)) {
 			ret = PTR_ERR(task);
@@ -448,10 +591,16 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 				unregister_nmi_handler(NMI_LOCAL, "osn_inject");
 				inj.nmi_registered = false;
 			}
+			if (inj.active)		/* the sleeper */
+				inj_cleanup();
 			break;
 		}
 		kthread_bind(task, tcpu);
 		WRITE_ONCE(inj.task, task);
+		if (inj_cross_cpu(ctx)) {
+			inj.src_pid = task->pid;
+			memcpy(inj.src_comm, task->comm, sizeof(inj.src_comm));
+		}
 		inj.active = true;
 		wake_up_process(task);
 		ret = 0;
@@ -559,8 +708,8 @@ static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 {
 	unsigned int done, ctx_ok, wrong_cpu, lost, nested;
 	u64 stolen, max, min, nest_ns;
-	char comm[TASK_COMM_LEN];
-	char buf[448];
+	char comm[TASK_COMM_LEN], src_comm[TASK_COMM_LEN];
+	char buf[512];
 	bool running;
 	pid_t pid;
 	int n;
@@ -580,16 +729,22 @@ static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 	if (!comm[0])
 		strscpy(comm, "-", sizeof(comm));
 	strreplace(comm, ' ', '_');
+	memcpy(src_comm, inj.src_comm, sizeof(src_comm));
+	src_comm[sizeof(src_comm) - 1] = '\0';
+	if (!src_comm[0])
+		strscpy(src_comm, "-", sizeof(src_comm));
 
 	mutex_lock(&inj_mutex);
 	running = inj.active && !READ_ONCE(inj.finished);
 	n = scnprintf(buf, sizeof(buf),
-		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u nest_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u nested=%u nest_ns=%llu pid=%d comm=%s runs=%lu\n",
+		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u nest_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u nested=%u nest_ns=%llu pid=%d comm=%s runs=%lu src_cpu=%d src_pid=%d src_comm=%s\n",
 		      running ? "running" : "idle",
 		      inj.runs ? inj_ctx_names[inj.ctx] : "none",
 		      inj.cpu, inj.count, inj.duration_us, inj.interval_us,
 		      inj.nest_us, done, stolen, max, min, ctx_ok, wrong_cpu,
-		      lost, nested, nest_ns, pid, comm, inj.runs);
+		      lost, nested, nest_ns, pid, comm, inj.runs,
+		      inj_cross_cpu(inj.ctx) ? (int)inj.src_cpu : -1,
+		      READ_ONCE(inj.src_pid), src_comm);
 	mutex_unlock(&inj_mutex);
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
@@ -633,4 +788,4 @@ module_exit(inj_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("osn developers");
-MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI)");
+MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI, cross-CPU work, timer, wakeup)");

@@ -37,6 +37,9 @@ JSON_UNITS|cli|cli/20-top-irq cli/60-json|JSON times in ns where us are promised
 SELF_IN_GAP|kernel|engine/26-self|osn'"'"'s own work (writing a sample) falls in the next gap again
 DURATION_EARLY|cli|cli/80-duration|-d ends at its deadline, without the periods still running
 PCT_EDGE|cli|cli/85-hist-percentiles|hist percentiles at the display buckets'"'"' edges
+CAUSE_TARGET_CPU|kernel|engine/27-causes cli/42-stop-culprit|a noise cause'"'"'s origin CPU is the measured CPU, not the sender'"'"'s
+CAUSE_HIST_SUM|cli|cli/43-hist-culprit|osn hist --causes puts a culprit'"'"'s running total in its histogram, not each noise'"'"'s duration
+MONITOR_NO_RESUME|cli|cli/98-monitor|osn monitor does not set itself up again when osn.ko comes back
 '
 want=" $* "
 out=$OSN_BUILD/mutants

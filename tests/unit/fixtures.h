@@ -74,4 +74,25 @@ static inline struct osn_event fx_stop(int cpu, uint64_t ts, int reason,
 	return e;
 }
 
+static inline struct osn_event fx_cause(int cpu, uint64_t ts, int kind,
+					int cls, uint64_t start,
+					uint64_t function, int ocpu, int opid,
+					const char *ocomm)
+{
+	struct osn_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = OSN_E_CAUSE;
+	e.cpu = cpu;
+	e.ts = ts;
+	e.cause.kind = kind;
+	e.cause.cls = cls;
+	e.cause.start = start;
+	e.cause.function = function;
+	e.cause.origin_cpu = ocpu;
+	e.cause.origin_pid = opid;
+	osn_strlcpy(e.cause.origin_comm, ocomm, sizeof(e.cause.origin_comm));
+	return e;
+}
+
 #endif

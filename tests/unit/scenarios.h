@@ -39,6 +39,56 @@ static inline void scenario_single(struct osn_ring *r, struct osn_event *stop)
 }
 
 /*
+ * cpu 1: one sample of 700 us made of two IPIs from stress-ng on CPU 0
+ * (the same callback: one cause, x2), a kworker running a work queued from
+ * an interrupt, a cause of another noise (other start: not counted) and
+ * an IPI whose origin is unknown.
+ */
+#define FX_FN_TLB	0xffffffff81001000ULL
+#define FX_FN_WORK	0xffffffff81002000ULL
+static inline void scenario_causes(struct osn_ring *r, struct osn_event *stop)
+{
+	struct osn_event e;
+
+	osn_ring_init(r, 64);
+	e = fx_sample(1, 100, 1000000, 0, 0, 0, 0);
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 1100, OSN_CAUSE_IPI, OSN_CLASS_IRQ, 1000, FX_FN_TLB,
+		     0, 4711, "stress-ng");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 1150, OSN_CAUSE_TLB, OSN_CLASS_IRQ, 1000, 0,
+		     0, 4711, "stress-ng");
+	osn_ring_push(r, &e);
+	e = fx_noise(OSN_E_IRQ, 1, 201000, 1000, 200000, 251, "call_function_single");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 201100, OSN_CAUSE_IPI, OSN_CLASS_IRQ, 201000, FX_FN_TLB,
+		     0, 4711, "stress-ng");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 201200, OSN_CAUSE_IPI, OSN_CLASS_IRQ, 999999, FX_FN_WORK,
+		     0, 1, "init");		/* another noise's */
+	osn_ring_push(r, &e);
+	e = fx_noise(OSN_E_IRQ, 1, 401000, 201000, 200000, 251, "call_function_single");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 401100, OSN_CAUSE_WAKEUP, OSN_CLASS_THREAD, 401000, 0,
+		     0, -1, "[irq]");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 401200, OSN_CAUSE_WORK, OSN_CLASS_THREAD, 401000, FX_FN_WORK,
+		     0, -1, "[softirq]");
+	osn_ring_push(r, &e);
+	e = fx_noise(OSN_E_THREAD, 1, 601000, 401000, 200000, 45, "kworker/1:1");
+	osn_ring_push(r, &e);
+	e = fx_cause(1, 601100, OSN_CAUSE_IPI, OSN_CLASS_IRQ, 601000, FX_FN_WORK,
+		     -1, -1, "unknown");
+	osn_ring_push(r, &e);
+	e = fx_noise(OSN_E_IRQ, 1, 651000, 601000, 50000, 252, "call_function");
+	osn_ring_push(r, &e);
+	e = fx_thr(1, 701000, 1000, 700000, 4);
+	osn_ring_push(r, &e);
+	*stop = fx_stop(1, 701100, OSN_STOP_SINGLE, 700000, 100000);
+	osn_ring_push(r, stop);
+}
+
+/*
  * cpu 0: a period with 180 us of noise > stop_tracing_total_us 150:
  * 100 us (90 us local_timer + 10 us unexplained), 50 us of a thread,
  * 30 us of hardware noise.

@@ -200,6 +200,100 @@ TEST(many_sources)
 	osn_ring_free(&r);
 }
 
+TEST(causes)
+{
+	struct osn_ring r;
+	struct osn_event stop;
+	struct osn_explanation x;
+	const struct osn_part *ipi, *kw, *cf;
+
+	scenario_causes(&r, &stop);
+	CHECK_EQ(osn_explain(&r, &stop, OSN_STOP_SINGLE, 100000, &x), 0);
+	CHECK_EQ(x.nparts, 3);
+	ipi = &x.parts[0];
+	CHECK_STR(ipi->name, "call_function_single");
+	CHECK_EQ(ipi->count, 2);
+	/* the same callback and sender twice: one cause, x2; then the TLB */
+	CHECK_EQ(ipi->ncauses, 2);
+	CHECK_EQ(ipi->causes[0].c.kind, OSN_CAUSE_IPI);
+	CHECK_EQ(ipi->causes[0].c.function, FX_FN_TLB);
+	CHECK_EQ(ipi->causes[0].count, 2);
+	CHECK_EQ(ipi->causes[0].c.origin_cpu, 0);
+	CHECK_EQ(ipi->causes[0].c.origin_pid, 4711);
+	CHECK_STR(ipi->causes[0].c.origin_comm, "stress-ng");
+	CHECK_EQ(ipi->causes[1].c.kind, OSN_CAUSE_TLB);
+	CHECK_EQ(ipi->causes[1].count, 1);
+	kw = &x.parts[1];
+	CHECK_STR(kw->name, "kworker/1:1");
+	CHECK_EQ(kw->ncauses, 2);
+	CHECK_EQ(kw->causes[0].c.kind, OSN_CAUSE_WAKEUP);
+	CHECK_EQ(kw->causes[1].c.kind, OSN_CAUSE_WORK);
+	CHECK_EQ(kw->causes[1].c.function, FX_FN_WORK);
+	cf = &x.parts[2];
+	CHECK_STR(cf->name, "call_function");
+	CHECK_EQ(cf->ncauses, 1);
+	CHECK_EQ(cf->causes[0].c.origin_cpu, -1);
+	/* the cause of another noise (start 999999) is nobody's */
+	for (size_t i = 0; i < x.nparts; i++)
+		for (size_t k = 0; k < x.parts[i].ncauses; k++)
+			CHECK(x.parts[i].causes[k].c.origin_pid != 1);
+	osn_ring_free(&r);
+}
+
+/*
+ * A 300 ms thread noise (CPU 1) whose work item's cause is followed by 400
+ * nested timer IRQs, each with its own cause, before the thread's event:
+ * the cause is found however many events lie between (a fixed look-back
+ * of 256 events lost it on 6.12 under TCG), and a cause emitted before
+ * the previous sample is not taken.
+ */
+TEST(causes_far_back)
+{
+	struct osn_ring r;
+	struct osn_event e, stop;
+	struct osn_explanation x;
+	const struct osn_part *kw = NULL;
+	uint64_t start = 10000;
+
+	osn_ring_init(&r, 2048);
+	/* same class and start, but before the previous sample: not this noise's */
+	e = fx_cause(1, 50, OSN_CAUSE_WAKEUP, OSN_CLASS_THREAD, start, 0, 0, 7, "early");
+	osn_ring_push(&r, &e);
+	e = fx_thr(1, 100, 10, 50, 0);
+	osn_ring_push(&r, &e);
+	e = fx_cause(1, start + 10, OSN_CAUSE_WORK, OSN_CLASS_THREAD, start,
+		     FX_FN_WORK, 0, 4242, "osn_inj_src/1");
+	osn_ring_push(&r, &e);
+	for (int i = 0; i < 400; i++) {
+		uint64_t s = start + 100 + i * 700;
+
+		e = fx_cause(1, s + 1, OSN_CAUSE_HRTIMER, OSN_CLASS_IRQ, s,
+			     FX_FN_TLB, -1, -1, "unknown");
+		osn_ring_push(&r, &e);
+		e = fx_noise(OSN_E_IRQ, 1, s + 50, s, 50, 236, "local_timer");
+		osn_ring_push(&r, &e);
+	}
+	e = fx_noise(OSN_E_THREAD, 1, start + 300000, start, 300000, 51, "kworker/1:1H");
+	osn_ring_push(&r, &e);
+	e = fx_thr(1, start + 300100, start - 5, 300100, 401);
+	osn_ring_push(&r, &e);
+	stop = fx_stop(1, start + 300200, OSN_STOP_SINGLE, 300100, 200000);
+	osn_ring_push(&r, &stop);
+
+	CHECK_EQ(osn_explain(&r, &stop, OSN_STOP_SINGLE, 200000, &x), 0);
+	for (size_t i = 0; i < x.nparts; i++)
+		if (x.parts[i].cls == OSN_CLASS_THREAD)
+			kw = &x.parts[i];
+	CHECK(kw != NULL);
+	if (kw) {
+		CHECK_EQ(kw->ncauses, 1);
+		CHECK_EQ(kw->causes[0].c.kind, OSN_CAUSE_WORK);
+		CHECK_EQ(kw->causes[0].c.function, FX_FN_WORK);
+		CHECK_EQ(kw->causes[0].c.origin_pid, 4242);
+	}
+	osn_ring_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -211,5 +305,7 @@ int main(int argc, char **argv)
 	RUN(aggregation_and_overlap);
 	RUN(truncated_history);
 	RUN(many_sources);
+	RUN(causes);
+	RUN(causes_far_back);
 	return h_done(argv[0]);
 }

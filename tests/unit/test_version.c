@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One version: OSN_VERSION (osn --version, the module's MODULE_VERSION) is
- * what the man pages' .TH lines and dkms.conf's PACKAGE_VERSION say.  The
+ * what the man pages' .TH lines, dkms.conf's PACKAGE_VERSION and
+ * debian/changelog say.  The
  * files are read from the source tree (OSN_TOP_DIR, set by tools/Makefile).
  */
 #include <ctype.h>
@@ -124,11 +125,26 @@ TEST(dkms_conf)
 	CHECK_STR(v, OSN_VERSION);
 }
 
+/* debian/changelog's first entry, "osn (VERSION) ...", is OSN_VERSION. */
+TEST(debian_changelog)
+{
+	const char *path = OSN_TOP_DIR "/debian/changelog";
+	char line[512], v[128] = "";
+
+	CHECK(find_line(path, "osn (", line, sizeof(line)));
+	sscanf(line, "osn (%127[^)])", v);
+	if (strcmp(v, OSN_VERSION))
+		printf("  %s: version is \"%s\", OSN_VERSION is %s\n",
+		       path, v, OSN_VERSION);
+	CHECK_STR(v, OSN_VERSION);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(roff_arg_parsing);
 	RUN(man_pages);
 	RUN(dkms_conf);
+	RUN(debian_changelog);
 	return h_done(argv[0]);
 }

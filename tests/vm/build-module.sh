@@ -37,8 +37,10 @@ exec 7>"$out/.lock"
 flock 7
 # The sources are built where the compiler can see them: in the chroot for
 # another release's kernel.
+# One copy per checkout: Kbuild's mtime-based rebuild would otherwise
+# link one tree's stale objects into another's module.
 if [ -n "$ul" ]; then
-	src_in=/var/tmp/osn-src/$K
+	src_in=/var/tmp/osn-src/$K-$(printf '%s' "$OSN_ROOT" | md5sum | cut -c1-8)
 else
 	src_in=$out/src
 fi

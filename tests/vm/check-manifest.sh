@@ -55,7 +55,10 @@ while read -r t; do
 done <"$expected"
 
 # The guest's own count of the tests it was given.
-g=$(sed -n 's/^OSN-GUEST: .* tests=\([0-9]*\).*/\1/p' "$log" | head -n 1)
+# every boot's count (run-kernel.sh puts the other boots' lines in the
+# host results)
+g=$(cat "$@" | sed -n 's/^OSN-GUEST: .* tests=\([0-9]*\).*/\1/p' |
+	awk '{ s += $1 } END { if (NR) print s }')
 nguest=$(grep -c '^build/' "$expected")
 if [ -z "$g" ]; then
 	problem guest-count "the guest never said how many tests it had (it did not boot?)"

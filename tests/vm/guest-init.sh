@@ -60,7 +60,15 @@ if [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] ||
 	OSN_RT=1
 fi
 export OSN_TESTS=/osn/tests OSN_BIN=/osn/bin OSN_KO=/osn/ko
-export OSN_KVER OSN_RT
+# This boot's name (osn.boot= on the command line, run-kernel.sh): only
+# the tests whose "# boot: NAME ..." header names it run; "" is the plain
+# boot, for the tests without that header.
+OSN_BOOT=$(sed -n 's/.*osn\.boot=\([A-Za-z0-9_-]*\).*/\1/p' /proc/cmdline)
+export OSN_KVER OSN_RT OSN_BOOT
+
+test_boot() {	# the boot NAME of a test's header, or nothing
+	head -n 5 "$1" | sed -n 's/^#[[:space:]]*boot:[[:space:]]*\([A-Za-z0-9_-]*\).*/\1/p' | head -n 1
+}
 
 uptime_cs() {
 	IFS=. read -r s cs _ </proc/uptime
@@ -242,6 +250,7 @@ gd=/osn/tests/$OSN_GUEST_DIR
 for t in "$gd"/[0-9]*.sh "$gd"/*/[0-9]*.sh; do
 	[ -f "$t" ] || continue
 	p=${t#/osn/tests/}
+	[ "$(test_boot "$t")" = "$OSN_BOOT" ] || continue
 	selected "$p" && tests="$tests $t"
 done
 if [ "$OSN_LONG" = 1 ]; then
@@ -254,7 +263,7 @@ fi
 
 ntests=0
 for t in $tests; do ntests=$((ntests + 1)); done
-echo "OSN-GUEST: kernel=$(uname -r) kver=$OSN_KVER rt=$OSN_RT cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) tests=$ntests filter='$OSN_FILTER'"
+echo "OSN-GUEST: kernel=$(uname -r) kver=$OSN_KVER rt=$OSN_RT cpus=$(grep -c ^processor /proc/cpuinfo) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) tests=$ntests filter='$OSN_FILTER' boot='$OSN_BOOT'"
 echo "osn-guest: running $ntests tests" >/dev/kmsg
 # Leak suspects from boot are the kernel's, not a test's.
 if [ -w $KMEMLEAK ]; then

@@ -122,6 +122,13 @@ if [ -e "$OSN_ROOT/tools/Makefile" ] && [ "${OSN_VM_NO_TOOLS:-0}" != 1 ]; then
 	fi
 fi
 
+# The injector's user-space mode (TLB shootdowns from a known process).
+rm -f "$work/osn_tlb"
+if ! cc -O2 -Wall -Wextra -Werror -pthread -o "$work/osn_tlb" \
+	"$OSN_ROOT/tests/injector/osn_tlb.c" >"$work/build-tlb.log" 2>&1; then
+	host_fail "build/osn_tlb" "cc tests/injector/osn_tlb.c failed (see $work/build-tlb.log)"
+fi
+
 # ---- initramfs -----------------------------------------------------------
 root=$work/root
 rm -rf "$root"
@@ -149,6 +156,7 @@ copy_bin() {	# copy a host binary and its shared libraries (ldd)
 }
 copied=
 [ -x "$OSN_ROOT/tools/osn" ] && copy_bin "$OSN_ROOT/tools/osn" && copied="$copied osn"
+[ -x "$work/osn_tlb" ] && copy_bin "$work/osn_tlb" && copied="$copied osn_tlb"
 for b in jq rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
 	p=$(command -v "$b" 2>/dev/null) || continue
 	copy_bin "$p" && copied="$copied $b"
@@ -205,10 +213,27 @@ dirs="$gdir/*/[0-9]*.sh"
 # (guest-init.sh), for check-manifest.sh.
 expected=$work/expected
 printf 'build/osn.ko\nbuild/osn_inject.ko\n' >"$expected"
+# Tests with a "# boot: NAME PARAMS..." header run in a boot of their own
+# (one per NAME, after the plain one), with PARAMS and osn.boot=NAME added
+# to the kernel command line (guest-init.sh runs only the tests of its
+# boot): the audit's checks of isolation parameters need real boots.
+declare -A vparams=() vlimit=()
+vnames=
 for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	sel "$t" || continue
 	l=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
-	tlimit=$((tlimit + ${l:-120} + 2))
+	b=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*boot:[[:space:]]*//p' | head -n 1)
+	if [ -n "$b" ]; then
+		bn=${b%% *}
+		if [ -z "${vparams[$bn]+set}" ]; then
+			vparams[$bn]=${b#"$bn"}
+			vlimit[$bn]=0
+			vnames="$vnames $bn"
+		fi
+		vlimit[$bn]=$((${vlimit[$bn]} + ${l:-120} + 2))
+	else
+		tlimit=$((tlimit + ${l:-120} + 2))
+	fi
 	ntests=$((ntests + 1))
 	case $t in
 	"$gdir"/*)	n=${t#"$gdir"/} ;;
@@ -297,34 +322,90 @@ watchdog() {
 		fi
 	done
 }
-rm -f "$work/qemu.pid" "$work/watchdog" "$work/monitor.sock"
-: >"$log"
-watchdog &
-wdpid=$!
+# boot_guest APPEND LOG LIMIT_S: one boot, its console in LOG; failures of
+# the boot itself (time limit, watchdog) go to the host results.
+boot_guest() {
+	local qrc
+	log=$2
+	rm -f "$work/qemu.pid" "$work/watchdog" "$work/monitor.sock"
+	: >"$log"
+	watchdog &
+	wdpid=$!
+	set +e
+	timeout -k 10 "$3" \
+		qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" \
+		-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$1" \
+		-nographic -no-reboot -nodefaults -serial stdio -monitor "unix:$work/monitor.sock,server,nowait" \
+		-pidfile "$work/qemu.pid" \
+		</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
+		if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat
+		elif [ "${OSN_VM_VERBOSE:-0}" = 2 ]; then
+			awk '/^OSN-DMESG-BEGIN/ { skip = 1 } !skip { print; fflush() }
+			     /^OSN-DMESG-END/ { skip = 0 }'
+		else
+			grep --line-buffered -E '^OSN-(TEST:|TEST-NOTE:|GUEST:)|Kernel panic|^\[ *[0-9.]+\] (BUG|Oops|WARNING)' |
+				sed -u "s/^/  [$K] /"
+		fi
+	qrc=${PIPESTATUS[0]}
+	set -e
+	kill "$wdpid" 2>/dev/null || true
+	wait "$wdpid" 2>/dev/null || true
+	[ "$qrc" = 124 ] && host_fail "vm/timeout" "QEMU killed after ${3}s ($log)"
+	[ -s "$work/watchdog" ] && host_fail "vm/watchdog" "QEMU killed: $(cat "$work/watchdog") ($log)"
+	return 0
+}
 
 tb=$(now_s)
-set +e
-timeout -k 10 "$timeout_s" \
-	qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" \
-	-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$append" \
-	-nographic -no-reboot -nodefaults -serial stdio -monitor "unix:$work/monitor.sock,server,nowait" \
-	-pidfile "$work/qemu.pid" \
-	</dev/null 2>&1 | sed -u 's/\r$//' | tee "$log" |
-	if [ "${OSN_VM_VERBOSE:-0}" = 1 ]; then cat
-	elif [ "${OSN_VM_VERBOSE:-0}" = 2 ]; then
-		awk '/^OSN-DMESG-BEGIN/ { skip = 1 } !skip { print; fflush() }
-		     /^OSN-DMESG-END/ { skip = 0 }'
-	else
-		grep --line-buffered -E '^OSN-(TEST:|TEST-NOTE:|GUEST:)|Kernel panic|^\[ *[0-9.]+\] (BUG|Oops|WARNING)' |
-			sed -u "s/^/  [$K] /"
+boot_guest "$append" "$work/console.log" "$timeout_s"
+# The other boots: their tests' lines (and the guest's count) join the
+# host results; a boot that failed as a whole (no OSN-GUEST-DONE, a kernel
+# warning, taint) is one more failure, vm/boot-NAME.
+for bn in $vnames; do
+	vlog=$work/console-$bn.log
+	note "$K: booting again with${vparams[$bn]} osn.boot=$bn"
+	boot_guest "$append${vparams[$bn]} osn.boot=$bn" "$vlog" $((${vlimit[$bn]} + 180))
+	grep -E '^OSN-(TEST|GUEST):|^OSN-TEST-NOTE:' "$vlog" >>"$results" || true
+	set +e
+	"$OSN_ROOT/tests/vm/parse-log.sh" --kernel "$K:$bn" --result "$work/result-$bn" \
+		"$vlog" >"$work/parse-$bn" 2>&1
+	vrc=$?
+	set -e
+	vf=$(sed -n 's/.*fail=\([0-9]*\).*/\1/p' "$work/result-$bn" 2>/dev/null)
+	nf=$(grep -c '^OSN-TEST: FAIL' "$vlog" || true)
+	if [ "$vrc" != 0 ] && [ "${vf:-1}" -gt "$nf" ]; then
+		host_fail "vm/boot-$bn" "the $bn boot failed: $(grep -E 'FAIL|missing|dmesg|taint' "$work/parse-$bn" | head -n 3 | tr '\n' ' ') ($vlog)"
 	fi
-qrc=${PIPESTATUS[0]}
-set -e
+done
+log=$work/console.log
 tboot=$(($(now_s) - tb))
-kill "$wdpid" 2>/dev/null || true
-wait "$wdpid" 2>/dev/null || true
-[ "$qrc" = 124 ] && host_fail "vm/timeout" "QEMU killed after ${timeout_s}s"
-[ -s "$work/watchdog" ] && host_fail "vm/watchdog" "QEMU killed: $(cat "$work/watchdog")"
+
+# Files the guest handed back (lib.sh's hand_back): the last copy of each,
+# to $work/files/NAME.
+rm -rf "$work/files"
+for name in $(sed -n 's/^    OSN-FILE-BEGIN \([A-Za-z0-9._-]*\)$/\1/p' "$log" | sort -u); do
+	mkdir -p "$work/files"
+	awk -v n="$name" '$0 == "    OSN-FILE-BEGIN " n { on = 1; b = ""; next }
+		on && $0 == "    OSN-FILE-END" { on = 0; last = b; next }
+		on && /^    [A-Za-z0-9+\/=]+$/ { b = b substr($0, 5) "\n" }
+		END { printf "%s", last }' "$log" | base64 -d 2>/dev/null |
+		gunzip >"$work/files/$name" 2>/dev/null ||
+		{ echo "  [$K] $name: handed back damaged" >&2; rm -f "$work/files/$name"; }
+done
+
+# cli/98-monitor's scrape of osn monitor, checked by the real promtool
+# (Debian's prometheus, tests/install-deps.sh) where it is installed.
+if [ -s "$work/files/monitor.prom" ] && command -v promtool >/dev/null; then
+	if promtool check metrics <"$work/files/monitor.prom" >"$work/promtool.log" 2>&1; then
+		echo "OSN-TEST: PASS host/promtool-monitor 0s" >>"$results"
+	else
+		host_fail host/promtool-monitor "$(head -c 300 "$work/promtool.log" | tr '\n' ' ')"
+	fi
+fi
+# ... and a real Prometheus server over its scrapes, asked in PromQL for the
+# injected noise (10 s: on one kernel only, OSN_PROM_KERNEL, default 6.1)
+if [ "$K" = "${OSN_PROM_KERNEL:-6.1}" ] && [ -d "$work/files" ]; then
+	"$OSN_ROOT/tests/vm/prometheus-query.sh" "$work/files" >>"$results" || true
+fi
 
 # The test suite proper (not the bench): every expected test reported, no
 # skip the manifest does not allow.

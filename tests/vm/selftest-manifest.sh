@@ -33,12 +33,17 @@ g() { echo "OSN-GUEST: kernel=x kver=6.1 rt=0 cpus=2 clocksource=tsc tests=$1 fi
   echo 'OSN-TEST: SKIP engine/20-b 1.00s'; } >"$d/skip"
 { g 3; echo 'OSN-TEST: PASS engine/10-a 1.00s'; echo 'OSN-TEST: PASS engine/20-b 1.00s'; } >"$d/count"
 : >"$d/noboot"
+# two boots: the second boot's lines come with the host results
+{ g 1; echo 'OSN-TEST: PASS engine/10-a 1.00s'; } >"$d/boot1"
+{ cat "$d/host"; g 1; echo 'OSN-TEST: PASS engine/20-b 1.00s'; } >"$d/host2"
 m=$here/check-manifest.sh
 check complete 0 'PASS manifest/complete' "$m" 6.1 "$d/expected" "$d/complete" "$d/host"
 check missing-test 1 'FAIL manifest/engine/20-b' "$m" 6.1 "$d/expected" "$d/missing" "$d/host"
 check missing-build 1 'FAIL manifest/build/osn.ko' "$m" 6.1 "$d/expected" "$d/complete"
 check skip-not-allowed 1 'not allow: SKIP: no foo here' "$m" 6.1 "$d/expected" "$d/skip" "$d/host"
 check count-differs 1 'the guest ran 3 tests, the host gave it 2' "$m" 6.1 "$d/expected" "$d/count" "$d/host"
+check two-boots 0 'PASS manifest/complete' "$m" 6.1 "$d/expected" "$d/boot1" "$d/host2"
+check two-boots-missing 1 'FAIL manifest/engine/20-b' "$m" 6.1 "$d/expected" "$d/boot1" "$d/host"
 check no-boot 1 'FAIL manifest/guest-count' "$m" 6.1 "$d/expected" "$d/noboot" "$d/host"
 # An allowed skip: the same run against a manifest that allows it on 6.*.
 mkdir -p "$d/tree/tests/vm"

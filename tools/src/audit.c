@@ -459,7 +459,8 @@ static bool overlaps(const struct osn_cpuset *x, const struct osn_cpuset *y)
 	return false;
 }
 
-static bool covers(const struct osn_cpuset *big, const struct osn_cpuset *small)
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small)
 {
 	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
 		if (small->w[i] & ~big->w[i])
@@ -721,14 +722,15 @@ static void check_boot(struct osn_audit *a)
 		    "no isolation parameter in /proc/cmdline");
 		return;
 	}
-	if (has_nohz && has_nocb && !covers(&nocb, &nohz)) {
+	if (has_nohz && has_nocb && !osn_cpuset_covers(&nocb, &nohz)) {
 		and_not(&x, &nohz, &nocb);
 		osn_format_cpulist(&x, s1, sizeof(s1));
 		snprintf(fix, sizeof(fix), "boot with rcu_nocbs= including %s", s1);
 		add(a, OSN_AUDIT_WARN, "boot/consistency", fix,
 		    "nohz_full CPUs %s are not in rcu_nocbs", s1);
 	} else if (has_isol && has_nohz &&
-		   (!covers(&isol, &nohz) || !covers(&nohz, &isol))) {
+		   (!osn_cpuset_covers(&isol, &nohz) ||
+		    !osn_cpuset_covers(&nohz, &isol))) {
 		osn_format_cpulist(&isol, s1, sizeof(s1));
 		osn_format_cpulist(&nohz, s2, sizeof(s2));
 		snprintf(fix, sizeof(fix), "boot with the same list in isolcpus= and nohz_full=");
@@ -740,7 +742,8 @@ static void check_boot(struct osn_audit *a)
 		add(a, OSN_AUDIT_FAIL, "boot/consistency",
 		    "boot with irqaffinity= naming only housekeeping CPUs",
 		    "irqaffinity=%s includes isolated CPUs", s1);
-	} else if (has_nohz && covers(&nohz, &a->hk) && covers(&nohz, &a->cpus)) {
+	} else if (has_nohz && osn_cpuset_covers(&nohz, &a->hk) &&
+		   osn_cpuset_covers(&nohz, &a->cpus)) {
 		add(a, OSN_AUDIT_FAIL, "boot/consistency",
 		    "boot with nohz_full= leaving one CPU for housekeeping",
 		    "nohz_full names every CPU: no housekeeping CPU is left");
@@ -768,7 +771,7 @@ static void append(char *buf, size_t len, const char *fmt, ...)
 }
 
 /* "irq/27-virtio0": the IRQ of a threaded handler, -1 if not one. */
-static int irq_thread_irq(const char *comm)
+int osn_irq_thread_irq(const char *comm)
 {
 	char *end;
 	long n;
@@ -955,12 +958,12 @@ static void check_tasks(struct osn_audit *a)
 				append(percpu, sizeof(percpu), " %s", t->comm);
 			continue;
 		}
-		if (!t->kthread && covers(&t->allowed, &a->online)) {
+		if (!t->kthread && osn_cpuset_covers(&t->allowed, &a->online)) {
 			if (nusers++ < LIST_MAX)
 				append(users, sizeof(users), " %s(%d)", t->comm, t->pid);
 			continue;
 		}
-		irqn = t->kthread ? irq_thread_irq(t->comm) : -1;
+		irqn = t->kthread ? osn_irq_thread_irq(t->comm) : -1;
 		if (irqn >= 0)
 			snprintf(fix, sizeof(fix),
 				 "echo %s > /proc/irq/%d/smp_affinity_list (the thread follows its IRQ)",

@@ -93,6 +93,8 @@ const struct osn_audit_finding *osn_audit_find(const struct osn_audit *a,
 
 /* `osn audit ARGS...` (audit_cmd.c): 0, 1 (something fails) or 2 (error). */
 int osn_audit_main(int argc, char **argv);
+/* Every task of the live /proc (libproc2); NULL with *why set on failure. */
+struct osn_audit_task *osn_audit_read_tasks(int *n, const char **why);
 
 /* ---- parsers of what it reads (pure; unit-tested) ---- */
 
@@ -133,5 +135,10 @@ int osn_parse_irq_line(const char *line, int ncols, char *irq, size_t irqlen,
 		       char *name, size_t namelen);
 /* /proc/swaps: the number of active swap areas, -1 + osn_err. */
 int osn_parse_swaps(const char *text);
+/* Every CPU of @small is in @big. */
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small);
+/* "irq/27-virtio0" (an IRQ thread): 27; -1 for another name */
+int osn_irq_thread_irq(const char *comm);
 
 #endif

@@ -11,9 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <libproc2/pids.h>
-
 #include "audit.h"
+#include "threads.h"
 
 #define PF_KTHREAD_		0x00200000	/* include/linux/sched.h */
 #define PF_NO_SETAFFINITY_	0x04000000
@@ -38,18 +37,20 @@ static void usage(FILE *f)
 }
 
 /*
- * Every task with its flags, scheduling and allowed CPUs.  libproc2 has
- * no item for the affinity (Cpus_allowed_list): sched_getaffinity(2)
- * gives it, without privilege.
+ * Every task with its flags, state, scheduling and allowed CPUs, read by
+ * libproc2 (one procps_pids_reap()).  libproc2 has no item for the
+ * affinity (status: Cpus_allowed_list): sched_getaffinity(2) gives it,
+ * without privilege and without parsing.
  */
-static struct osn_audit_task *read_tasks(int *n, const char **why)
+struct osn_audit_task *osn_audit_read_tasks(int *n, const char **why)
 {
 	enum pids_item items[] = { PIDS_ID_PID, PIDS_CMD, PIDS_FLAGS, PIDS_STATE,
 				   PIDS_SCHED_CLASS, PIDS_PRIORITY_RT, PIDS_NICE };
+	/* the items' places in a stack */
+	enum { I_PID, I_CMD, I_FLAGS, I_STATE, I_POLICY, I_RTPRIO, I_NICE };
 	struct pids_info *info = NULL;
 	struct osn_audit_task *t = NULL;
-	struct pids_stack *s;
-	int cap = 0;
+	struct pids_fetch *all;
 	cpu_set_t *set = CPU_ALLOC(OSN_MAX_CPUS);
 	size_t size = CPU_ALLOC_SIZE(OSN_MAX_CPUS);
 	pid_t self = getpid();
@@ -59,40 +60,42 @@ static struct osn_audit_task *read_tasks(int *n, const char **why)
 		*why = "out of memory";
 		return NULL;
 	}
-	if (procps_pids_new(&info, items, sizeof(items) / sizeof(items[0])) < 0) {
+	if (procps_pids_new(&info, items, sizeof(items) / sizeof(items[0])) < 0 ||
+	    !(all = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY))) {
+		procps_pids_unref(&info);
 		CPU_FREE(set);
 		*why = "libproc2 could not read /proc";
 		return NULL;
 	}
-	while ((s = procps_pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
+	t = calloc(all->counts->total ? all->counts->total : 1, sizeof(*t));
+	if (!t) {
+		procps_pids_unref(&info);
+		CPU_FREE(set);
+		*why = "out of memory";
+		return NULL;
+	}
+	for (int i = 0; i < all->counts->total; i++) {
+		struct pids_stack *s = all->stacks[i];
 		struct osn_audit_task *x;
-		int pid = s->head[0].result.s_int;
-		const char *cmd = s->head[1].result.str;
-		unsigned long fl = s->head[2].result.ul_int;
+		int pid = OSN_PIDS_VAL(I_PID, s_int, s, info);
+		const char *cmd = OSN_PIDS_VAL(I_CMD, str, s, info);
+		unsigned long fl = OSN_PIDS_VAL(I_FLAGS, ul_int, s, info);
 
 		if (pid == self)
 			continue;
 		CPU_ZERO_S(size, set);
 		if (sched_getaffinity(pid, size, set))
 			continue;	/* gone */
-		if (*n == cap) {
-			void *p = realloc(t, (cap ? cap * 2 : 256) * sizeof(*t));
-
-			if (!p)
-				break;
-			t = p;
-			cap = cap ? cap * 2 : 256;
-		}
 		x = &t[(*n)++];
-		memset(x, 0, sizeof(*x));
 		x->pid = pid;
 		osn_strlcpy(x->comm, cmd ? cmd : "?", sizeof(x->comm));
 		x->kthread = fl & PF_KTHREAD_;
 		x->no_setaffinity = fl & PF_NO_SETAFFINITY_;
-		x->state = s->head[3].result.s_ch;
-		x->policy = s->head[4].result.s_int;
+		x->state = OSN_PIDS_VAL(I_STATE, s_ch, s, info);
+		x->policy = OSN_PIDS_VAL(I_POLICY, s_int, s, info);
 		x->prio = x->policy == SCHED_FIFO || x->policy == SCHED_RR ?
-			  s->head[5].result.s_int : s->head[6].result.s_int;
+			  OSN_PIDS_VAL(I_RTPRIO, s_int, s, info) :
+			  OSN_PIDS_VAL(I_NICE, s_int, s, info);
 		for (int c = 0; c < OSN_MAX_CPUS; c++)
 			if (CPU_ISSET_S(c, size, set))
 				osn_cpuset_set(&x->allowed, c);
@@ -149,7 +152,7 @@ int osn_audit_main(int argc, char **argv)
 		/* libproc2 reads the live /proc only */
 		a.tasks_why = "not under --root (libproc2 reads the live /proc)";
 	} else {
-		tasks = read_tasks(&a.nr_tasks, &a.tasks_why);
+		tasks = osn_audit_read_tasks(&a.nr_tasks, &a.tasks_why);
 		a.tasks = tasks;
 	}
 	osn_audit_run(&a);

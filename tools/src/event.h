@@ -20,10 +20,23 @@ enum osn_ev_type {
 	OSN_E_THREAD,		/* osn:thread_noise */
 	OSN_E_NMI,		/* osn:nmi_noise */
 	OSN_E_STOP,		/* osn:stop */
+	OSN_E_CAUSE,		/* osn:noise_cause */
 	OSN_E_NR
 };
 
 #define OSN_NAME_LEN	32
+
+/* What ran in a noise and where it came from (osn:noise_cause). */
+struct osn_cause {
+	int kind;			/* enum osn_cause_kind */
+	int cls;			/* class of the noise it explains */
+	uint64_t start;			/* that noise event's start */
+	uint64_t function;		/* kernel address, 0: none */
+	int origin_cpu, origin_pid;	/* -1: unknown (pid: or an interrupt) */
+	char origin_comm[OSN_NAME_LEN];	/* "unknown" when unknown */
+};
+
+extern const char * const osn_cause_kind_names[OSN_CAUSE_NR];	/* "wakeup", ... */
 
 struct osn_event {
 	enum osn_ev_type type;
@@ -49,6 +62,7 @@ struct osn_event {
 			int reason;	/* OSN_STOP_* */
 			uint64_t value, threshold;	/* ns */
 		} stop;
+		struct osn_cause cause;	/* OSN_E_CAUSE */
 	};
 };
 

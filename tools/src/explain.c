@@ -49,7 +49,67 @@ static bool is_noise(const struct osn_event *e)
 	return osn_event_class(e->type) >= 0;
 }
 
-static void add_part(struct osn_explanation *x, const struct osn_event *e)
+static bool same_cause(const struct osn_cause *a, const struct osn_cause *b)
+{
+	return a->kind == b->kind && a->function == b->function &&
+	       a->origin_cpu == b->origin_cpu &&
+	       a->origin_pid == b->origin_pid &&
+	       !strcmp(a->origin_comm, b->origin_comm);
+}
+
+static void part_add_cause(struct osn_part *p, const struct osn_cause *c)
+{
+	for (size_t i = 0; i < p->ncauses; i++) {
+		if (same_cause(&p->causes[i].c, c)) {
+			p->causes[i].count++;
+			/* keep the table sorted by count, descending */
+			for (; i > 0 && p->causes[i].count > p->causes[i - 1].count; i--) {
+				struct osn_part_cause t = p->causes[i];
+
+				p->causes[i] = p->causes[i - 1];
+				p->causes[i - 1] = t;
+			}
+			return;
+		}
+	}
+	if (p->ncauses == OSN_PART_MAX_CAUSES) {
+		p->other_causes++;
+		return;
+	}
+	p->causes[p->ncauses].c = *c;
+	p->causes[p->ncauses].count = 1;
+	p->ncauses++;
+}
+
+/*
+ * The causes of the noise event at index @i (same CPU: the ring is the
+ * CPU's): osn:noise_cause events of its class and start, emitted while it
+ * ran, so after index @lo, the first event after the workload's previous
+ * sample or period event (a noise starts after the read before it).  No
+ * fixed count of events bounds the look-back: a 300 ms thread noise under
+ * TCG holds hundreds of nested IRQs, each with its own cause, between its
+ * work item's cause and its own event.
+ */
+static void add_causes(struct osn_part *p, const struct osn_ring *h,
+		       size_t lo, size_t i)
+{
+	const struct osn_event *e = osn_ring_at(h, i);
+	int cls = osn_event_class(e->type);
+
+	if (!p)
+		return;
+	for (size_t k = lo; k < i; k++) {	/* in buffer order */
+		const struct osn_event *c = osn_ring_at(h, k);
+
+		if (c->type == OSN_E_CAUSE && c->cause.cls == cls &&
+		    c->cause.start == e->noise.start)
+			part_add_cause(p, &c->cause);
+	}
+}
+
+/* Account @e to its part; returns the part (NULL: past the table). */
+static struct osn_part *add_part(struct osn_explanation *x,
+				 const struct osn_event *e)
 {
 	int cls = osn_event_class(e->type);
 	char name[OSN_NAME_LEN];
@@ -74,20 +134,20 @@ static void add_part(struct osn_explanation *x, const struct osn_event *e)
 		if (p->cls == cls && p->id == id && !strcmp(p->name, name)) {
 			p->count++;
 			p->time += e->noise.duration;
-			return;
+			return p;
 		}
 	}
 	if (x->nparts == OSN_EXPLAIN_MAX_PARTS) {
 		x->other_count++;
 		x->other_time += e->noise.duration;
-		return;
+		return NULL;
 	}
 	x->parts[x->nparts].cls = cls;
 	x->parts[x->nparts].id = id;
 	osn_strlcpy(x->parts[x->nparts].name, name, OSN_NAME_LEN);
 	x->parts[x->nparts].count = 1;
 	x->parts[x->nparts].time = e->noise.duration;
-	x->nparts++;
+	return &x->parts[x->nparts++];
 }
 
 static bool in_window(const struct osn_event *e, const struct osn_event *t)
@@ -102,25 +162,33 @@ static void explain_sample(const struct osn_ring *h, size_t ti, size_t limit,
 {
 	const struct osn_event *t = osn_ring_at(h, ti);
 	uint64_t before = x->explained, mine;
+	size_t lo = ti;
 
 	/* backwards: up to the previous sample or period boundary */
-	for (size_t i = ti; i-- > 0;) {
-		const struct osn_event *e = osn_ring_at(h, i);
+	while (lo > 0) {
+		const struct osn_event *e = osn_ring_at(h, lo - 1);
 
 		if (e->type == OSN_E_THRESHOLD || e->type == OSN_E_SAMPLE)
 			break;
+		lo--;
+	}
+	for (size_t i = ti; i-- > lo;) {
+		const struct osn_event *e = osn_ring_at(h, i);
+
 		if (is_noise(e) && in_window(e, t))
-			add_part(x, e);
+			add_causes(add_part(x, e), h, lo, i);
 	}
 	/* forwards, in case an event was emitted after the sample */
 	for (size_t i = ti + 1; i <= limit && i < h->len; i++) {
 		const struct osn_event *e = osn_ring_at(h, i);
 
+		if (e->type == OSN_E_CAUSE)
+			continue;
 		if (e->type != OSN_E_IRQ && e->type != OSN_E_SOFTIRQ &&
 		    e->type != OSN_E_THREAD && e->type != OSN_E_NMI)
 			break;
 		if (in_window(e, t))
-			add_part(x, e);
+			add_causes(add_part(x, e), h, lo, i);
 	}
 	mine = x->explained - before;
 	x->nsamples++;

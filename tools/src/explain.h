@@ -31,7 +31,18 @@ void osn_ring_push(struct osn_ring *r, const struct osn_event *ev);
 /* i-th oldest event (0 <= i < len). */
 const struct osn_event *osn_ring_at(const struct osn_ring *r, size_t i);
 
+struct osn_audit_finding;
+
 #define OSN_EXPLAIN_MAX_PARTS	64
+
+#define OSN_PART_MAX_CAUSES	4
+
+/* One distinct cause of a part (osn:noise_cause), and how often it came. */
+struct osn_part_cause {
+	struct osn_cause c;		/* c.start: the first one's */
+	uint64_t count;
+	char function_name[64];		/* c.function's symbol; "": not named */
+};
 
 /* One source of interference (all its events in the explained samples). */
 struct osn_part {
@@ -40,6 +51,12 @@ struct osn_part {
 	int id;				/* vector or pid; -1 for nmi */
 	uint64_t count;
 	uint64_t time;			/* ns, interference-free */
+	/* What ran in it and who sent it, most frequent first. */
+	struct osn_part_cause causes[OSN_PART_MAX_CAUSES];
+	size_t ncauses;
+	uint64_t other_causes;		/* causes past the table */
+	/* --audit: the finding that explains it (advise.h), or NULL */
+	const struct osn_audit_finding *finding;
 };
 
 struct osn_explanation {

@@ -17,11 +17,21 @@
  * first one), read back from the same hist file; the display buckets
  * stay what -b asks for.  See osn_hist_build_fine().
  *
+ * Both triggers are described with libtracefs's hist API (trigger_alloc());
+ * the commands it cannot write (a :size= and a paused creation) are
+ * appended to its text by hand.
+ *
  * Kernels built without CONFIG_HIST_TRIGGERS (Debian's 5.10) have no hist
  * file: there the same table is built in the tool from every
  * osn:sample_threshold event of the instance, read once a second, with
  * the same buckets and exact sums; events the buffer lost are reported as
  * such.
+ *
+ * --causes adds, per culprit (causes.h), a histogram of the durations of
+ * the noises it took part in, with the same -b and -E.  No hist trigger
+ * can build it (osn:noise_cause has no duration, and a trigger cannot
+ * join it to the noise event it explains): it is built here from the
+ * linked events, on every kernel.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +53,10 @@
 
 struct hist {
 	struct osn_exact *exact;	/* indexed by cpu */
-	char trigger[256];
-	bool trigger_set;
-	char fine_trigger[256];
-	bool fine_set;
+	struct tracefs_hist *trigger;	/* the display table's */
+	char spec[256];			/* its text (trigger_alloc()) */
+	struct tracefs_hist *fine_trigger;	/* the percentiles' */
+	char fine_spec[256];
 	bool in_tool;			/* no hist triggers: kh built here */
 	struct osn_khist kh;
 	struct osn_khist fine;		/* percentiles: finer buckets */
@@ -128,53 +138,112 @@ static int hist_init(struct osn_tool *t)
 	return 0;
 }
 
-/* Append "@trigger@suffix" to the event's trigger file. */
-static int trigger_cmd(struct osn_tool *t, const char *trigger,
-		       const char *suffix)
+/* Append "@spec@suffix" to the event's trigger file. */
+static int trigger_cmd(struct osn_tool *t, const char *spec, const char *suffix)
 {
 	char cmd[300];
 
-	snprintf(cmd, sizeof(cmd), "%s%s", trigger, suffix);
+	snprintf(cmd, sizeof(cmd), "%s%s", spec, suffix);
 	return osn_event_trigger(t->inst, OSN_EVENT_SYSTEM,
 				 OSN_EV_SAMPLE_THRESHOLD, cmd);
 }
 
 /*
- * One table's trigger: the display one (keys cpu, duration) or the fine
- * one (keys duration, cpu: in the other order, so that the kernel does
- * not take it for the display one), with the duration sums or without.
+ * One table's trigger, described with libtracefs's hist API: the display
+ * one (keys cpu, duration.buckets=B) or the fine one (keys duration, cpu:
+ * in the other order, so that the kernel does not take it for the display
+ * one), with the duration sums or without.  @spec gets its text
+ * ("hist:keys=...:vals=..."), as libtracefs writes it.  NULL, or the
+ * descriptor (tracefs_hist_free() it).
  */
-static void trigger_fmt(char *buf, size_t len, bool fine, bool sums,
-			unsigned long long bucket_ns)
+static struct tracefs_hist *trigger_alloc(struct osn_tool *t, bool fine,
+					  bool sums, unsigned long long bucket_ns,
+					  char *spec, size_t len)
 {
-	char key[64];
+	struct tracefs_hist_axis_cnt cpu = { TRACEFS_HIST_CPU,
+					     TRACEFS_HIST_KEY_NORMAL, 0 };
+	struct tracefs_hist_axis_cnt dur = { OSN_F_DURATION,
+					     TRACEFS_HIST_KEY_BUCKETS,
+					     (int)bucket_ns };	/* -b <= 1 s */
+	struct tracefs_hist_axis_cnt axes[] = { fine ? dur : cpu,
+						fine ? cpu : dur, { NULL } };
+	struct tracefs_hist *hist;
+	struct trace_seq seq;
+	char *b, *e;
+	int ret;
 
-	snprintf(key, sizeof(key), "%s.buckets=%llu", OSN_F_DURATION,
-		 bucket_ns);
-	snprintf(buf, len, "hist:keys=%s%s%s%s", fine ? key : "cpu,",
-		 fine ? ",cpu" : key, sums ? ":vals=hitcount," : "",
-		 sums ? OSN_F_DURATION : "");
+	hist = tracefs_hist_alloc_nd_cnt(t->dec.tep, OSN_EVENT_SYSTEM,
+					 OSN_EV_SAMPLE_THRESHOLD, axes);
+	if (!hist || (sums &&
+		      (tracefs_hist_add_value(hist, TRACEFS_HIST_HITCOUNT) ||
+		       tracefs_hist_add_value(hist, OSN_F_DURATION)))) {
+		tracefs_hist_free(hist);
+		osn_err("libtracefs cannot describe a hist trigger on %s:%s",
+			OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
+		return NULL;
+	}
+	/*
+	 * The trigger's text, for the commands libtracefs 1.6 cannot write
+	 * (trigger_create(), hist_start(), hist_pause()): it has no setter
+	 * for the map's ":size=" (struct tracefs_hist has a size only
+	 * sqlhist sets) and tracefs_hist_start() cannot create a trigger
+	 * paused.  tracefs_hist_echo_cmd() is the one call that shows the
+	 * text: "echo 'TEXT' > PATH".
+	 */
+	trace_seq_init(&seq);
+	ret = tracefs_hist_echo_cmd(&seq, t->inst, hist, TRACEFS_HIST_CMD_START);
+	trace_seq_terminate(&seq);
+	b = ret ? NULL : strchr(seq.buffer, '\'');
+	e = b ? strstr(b + 1, "' > ") : NULL;
+	if (!e || e - b - 1 >= (long)len) {
+		trace_seq_destroy(&seq);
+		tracefs_hist_free(hist);
+		osn_err("libtracefs wrote no hist trigger for %s:%s",
+			OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
+		return NULL;
+	}
+	snprintf(spec, len, "%.*s", (int)(e - b - 1), b + 1);
+	trace_seq_destroy(&seq);
+	return hist;
 }
 
 /*
- * Create a table's trigger, paused: with exact sums first, without them
- * if the kernel refuses.  0, or -1 with the first error.
+ * Create a table's trigger, paused, with the map size @size: with exact
+ * sums first, without them if the kernel refuses.  The descriptor, or
+ * NULL with the first error.
  */
-static int trigger_create(struct osn_tool *t, char *trigger, size_t len,
-			  bool fine, unsigned long long bucket_ns,
-			  unsigned size)
+static struct tracefs_hist *trigger_create(struct osn_tool *t, char *spec,
+					   size_t len, bool fine,
+					   unsigned long long bucket_ns,
+					   unsigned size)
 {
 	char first[OSN_ERR_LEN] = "", suffix[32];
+	struct tracefs_hist *hist;
 
 	snprintf(suffix, sizeof(suffix), ":size=%u:pause", size);
-	trigger_fmt(trigger, len, fine, true, bucket_ns);
-	if (!trigger_cmd(t, trigger, suffix))
-		return 0;
-	osn_err_keep_first(first);
-	trigger_fmt(trigger, len, fine, false, bucket_ns);
-	if (!trigger_cmd(t, trigger, suffix))
-		return 0;
-	return osn_err("%s", first);	/* the first error says more */
+	for (int sums = 1; sums >= 0; sums--) {
+		hist = trigger_alloc(t, fine, sums, bucket_ns, spec, len);
+		if (!hist)
+			return NULL;
+		if (!trigger_cmd(t, spec, suffix))
+			return hist;
+		tracefs_hist_free(hist);
+		osn_err_keep_first(first);
+	}
+	osn_err("%s", first);	/* the first error says more */
+	return NULL;
+}
+
+/* Remove a table's trigger (tracefs_hist_destroy()) and free it. */
+static void trigger_destroy(struct osn_tool *t, struct tracefs_hist **hist)
+{
+	if (!*hist)
+		return;
+	if (tracefs_hist_destroy(t->inst, *hist))
+		osn_warn("the hist trigger of %s:%s could not be removed",
+			  OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);
+	tracefs_hist_free(*hist);
+	*hist = NULL;
 }
 
 /*
@@ -187,33 +256,42 @@ static int hist_start(struct osn_tool *t)
 	unsigned long long bns = t->p->bucket_us * 1000;
 	struct hist *h = t->priv;
 
+	if (t->have_causes) {
+		osn_causes_set_hist(&t->causes, bns, t->p->entries);
+		/* the noise events come by hundreds a second: read each tick */
+		t->read_often = true;
+	}
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
 		return hist_start_in_tool(t, h);
-	if (trigger_create(t, h->trigger, sizeof(h->trigger), false, bns,
-			   map_size(t)))
+	h->trigger = trigger_create(t, h->spec, sizeof(h->spec), false, bns,
+				    map_size(t));
+	if (!h->trigger)
 		return -1;
-	h->trigger_set = true;
 	/* best effort: without it, the percentiles are the display edges */
-	if (!trigger_create(t, h->fine_trigger, sizeof(h->fine_trigger), true,
-			    bns / OSN_PCT_FINE, fine_map_size(t)))
-		h->fine_set = true;
-	else
+	h->fine_trigger = trigger_create(t, h->fine_spec, sizeof(h->fine_spec),
+					 true, bns / OSN_PCT_FINE,
+					 fine_map_size(t));
+	if (!h->fine_trigger)
 		osn_debug("percentiles at the display buckets: %s",
 			  osn_last_err());
-	if (trigger_cmd(t, h->trigger, OSN_HIST_CMD ":cont") ||
-	    (h->fine_set &&
-	     trigger_cmd(t, h->fine_trigger, OSN_HIST_CMD ":cont")))
+	/* not tracefs_hist_continue(): it cannot say OSN_HIST_CMD's size */
+	if (trigger_cmd(t, h->spec, OSN_HIST_CMD ":cont") ||
+	    (h->fine_trigger &&
+	     trigger_cmd(t, h->fine_spec, OSN_HIST_CMD ":cont")))
 		return -1;
 	return 0;
 }
 
-/* The end of counting: both tables paused, in the order they started. */
+/*
+ * The end of counting: both tables paused, in the order they started (not
+ * tracefs_hist_pause(): it cannot say OSN_HIST_CMD's size).
+ */
 static void hist_pause(struct osn_tool *t, struct hist *h)
 {
-	trigger_cmd(t, h->trigger, OSN_HIST_CMD ":pause");
-	if (h->fine_set)
-		trigger_cmd(t, h->fine_trigger, OSN_HIST_CMD ":pause");
+	trigger_cmd(t, h->spec, OSN_HIST_CMD ":pause");
+	if (h->fine_trigger)
+		trigger_cmd(t, h->fine_spec, OSN_HIST_CMD ":pause");
 }
 
 /*
@@ -247,6 +325,7 @@ static int hist_finish(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
 	struct osn_khist kh, fine;
+	bool fine_ok;
 	char *text;
 	int ret;
 
@@ -255,7 +334,7 @@ static int hist_finish(struct osn_tool *t)
 		h->in_tool = false;	/* events after the end are not counted */
 		return ret;
 	}
-	if (!h->trigger_set)
+	if (!h->trigger)
 		return 0;
 	hist_pause(t, h);
 	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
@@ -267,25 +346,20 @@ static int hist_finish(struct osn_tool *t)
 		fprintf(stderr, "%s", text);
 	ret = osn_khist_parse_keys(text, t->p->bucket_us * 1000,
 				   "!" OSN_F_DURATION, &kh);
-	if (!ret && h->fine_set &&
+	fine_ok = h->fine_trigger != NULL;
+	if (!ret && fine_ok &&
 	    osn_khist_parse_keys(text, t->p->bucket_us * 1000 / OSN_PCT_FINE,
 				 OSN_F_DURATION, &fine)) {
 		osn_debug("percentiles at the display buckets: %s",
 			  osn_last_err());
-		h->fine_set = false;
+		fine_ok = false;
 	}
 	free(text);
 	if (ret)
 		return -1;
-	ret = hist_build(t, h, &kh, h->fine_set ? &fine : NULL);
-	osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
-				 OSN_EV_SAMPLE_THRESHOLD, h->trigger);
-	h->trigger_set = false;
-	if (h->fine_set)
-		osn_event_trigger_remove(t->inst, OSN_EVENT_SYSTEM,
-					 OSN_EV_SAMPLE_THRESHOLD,
-					 h->fine_trigger);
-	h->fine_set = false;
+	ret = hist_build(t, h, &kh, fine_ok ? &fine : NULL);
+	trigger_destroy(t, &h->trigger);
+	trigger_destroy(t, &h->fine_trigger);
 	return ret;
 }
 
@@ -302,12 +376,19 @@ static int hist_report(struct osn_tool *t)
 			return osn_err("out of memory");
 		h->have_h = true;
 	}
+	if (t->rep && osn_report_set_hist(t->rep, &h->h))
+		return -1;
 	osn_tool_report_info(t, &info);
 	if (!(t->p->json && !t->p->json_file))
 		osn_render_hist(t->text, &h->h, &info);
 	if (t->stopped)
 		osn_render_stop(t->text, info.why);
-	else if (info.events_lost && t->p->json && !t->p->json_file)
+	if (info.sources && !(t->p->json && !t->p->json_file))
+		osn_render_advice(t->text, info.sources);
+	if (info.causes && !(t->p->json && !t->p->json_file))
+		osn_render_hist_causes(t->text, info.causes, &info,
+				       t->p->causes_max);
+	else if (!t->stopped && info.events_lost && t->p->json && !t->p->json_file)
 		osn_render_lost(stderr, info.events_lost);
 	if (t->p->json) {
 		FILE *f = osn_tool_json_open(t);
@@ -331,6 +412,9 @@ static void hist_destroy(struct osn_tool *t)
 		osn_hist_free(&h->h);
 	osn_khist_free(&h->kh);
 	osn_khist_free(&h->fine);
+	/* finish() removed the triggers; a failed run's go with the instance */
+	tracefs_hist_free(h->trigger);
+	tracefs_hist_free(h->fine_trigger);
 	free(h->exact);
 	free(h);
 	t->priv = NULL;

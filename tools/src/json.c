@@ -1,167 +1,158 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * json.c - tiny JSON writer and validator (see json.h).
+ * json.c - osn's streaming JSON calls on top of json-c (see json.h).
+ *
+ * The calls build a json-c tree; closing the outermost object or array
+ * prints it with json_object_to_json_string_ext() and frees it.  json-c
+ * escapes only what JSON requires ('"', '\\' and control characters), so a
+ * UTF-8 task name comes out as the same bytes.
  */
-#include <ctype.h>
 #include <string.h>
 
+/* <json.h> would be ours (-I tools/src): name json-c's by its directory */
+#include <json-c/json.h>
+
 #include "json.h"
+
+/* Pretty: two spaces of indentation and "key": value, as osn always had. */
+#define PRETTY_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+			 JSON_C_TO_STRING_NOSLASHESCAPE)
+#define PLAIN_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 void osn_json_init(struct osn_json *j, FILE *f, bool pretty)
 {
 	memset(j, 0, sizeof(*j));
 	j->f = f;
 	j->pretty = pretty;
-	j->first[0] = true;
 }
 
-static void indent(struct osn_json *j)
+static void print(struct osn_json *j, struct json_object *v)
 {
-	if (!j->pretty)
-		return;
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	fputs(json_object_to_json_string_ext(v, j->pretty ? PRETTY_FLAGS :
+					     PLAIN_FLAGS), j->f);
+	if (j->pretty)
+		fputc('\n', j->f);
 }
 
-/* Before any value: a comma and indentation, unless right after a key. */
-static void pre_value(struct osn_json *j)
+/*
+ * Put @v (NULL is JSON's null) where the document is: under the pending
+ * key, at the end of the open array, or printed if nothing is open.
+ * Takes the reference.
+ */
+static void put(struct osn_json *j, struct json_object *v)
 {
-	if (j->after_key) {
-		j->after_key = false;
+	struct json_object *parent = j->depth ? j->open[j->depth - 1] : NULL;
+
+	if (!parent) {
+		print(j, v);
+		json_object_put(v);
+	} else if (json_object_is_type(parent, json_type_object)) {
+		/* json-c copies the key */
+		json_object_object_add(parent, j->key ? j->key : "", v);
+	} else {
+		json_object_array_add(parent, v);
+	}
+	j->key = NULL;
+}
+
+static void open(struct osn_json *j, struct json_object *v)
+{
+	if (j->depth == OSN_JSON_DEPTH) {
+		/* deeper than any osn document: left empty, still valid */
+		put(j, v);
+		j->too_deep++;
 		return;
 	}
-	if (!j->first[j->depth])
-		fputc(',', j->f);
-	j->first[j->depth] = false;
 	if (j->depth)
-		indent(j);
+		put(j, json_object_get(v));
+	j->open[j->depth++] = v;
+	j->key = NULL;
 }
 
-static void open(struct osn_json *j, char c)
+static void close_(struct osn_json *j)
 {
-	pre_value(j);
-	fputc(c, j->f);
-	if (j->depth < OSN_JSON_DEPTH - 1)
-		j->depth++;
-	j->first[j->depth] = true;
-}
+	struct json_object *v;
 
-static void close_(struct osn_json *j, char c)
-{
-	bool empty = j->first[j->depth];
-
-	if (j->depth)
-		j->depth--;
-	if (!empty)
-		indent(j);
-	fputc(c, j->f);
-	if (!j->depth && j->pretty)
-		fputc('\n', j->f);
+	if (j->too_deep) {
+		j->too_deep--;
+		return;
+	}
+	if (!j->depth)
+		return;
+	v = j->open[--j->depth];
+	if (!j->depth)
+		print(j, v);
+	json_object_put(v);
 }
 
 void osn_json_obj_begin(struct osn_json *j)
 {
-	open(j, '{');
+	open(j, json_object_new_object());
 }
 
 void osn_json_obj_end(struct osn_json *j)
 {
-	close_(j, '}');
+	close_(j);
 }
 
 void osn_json_arr_begin(struct osn_json *j)
 {
-	open(j, '[');
+	open(j, json_object_new_array());
 }
 
 void osn_json_arr_end(struct osn_json *j)
 {
-	close_(j, ']');
-}
-
-static void put_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		case '\r':
-			fputs("\\r", f);
-			break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-		}
-	}
-	fputc('"', f);
+	close_(j);
 }
 
 void osn_json_key(struct osn_json *j, const char *key)
 {
-	pre_value(j);
-	put_string(j->f, key);
-	fputs(j->pretty ? ": " : ":", j->f);
-	j->after_key = true;
+	j->key = key;
 }
 
 void osn_json_str(struct osn_json *j, const char *s)
 {
-	pre_value(j);
-	put_string(j->f, s);
+	put(j, json_object_new_string(s ? s : ""));
 }
 
 void osn_json_u64(struct osn_json *j, uint64_t v)
 {
-	pre_value(j);
-	fprintf(j->f, "%llu", (unsigned long long)v);
+	put(j, json_object_new_uint64(v));
 }
 
 void osn_json_i64(struct osn_json *j, int64_t v)
 {
-	pre_value(j);
-	fprintf(j->f, "%lld", (long long)v);
+	put(j, json_object_new_int64(v));
 }
 
 void osn_json_bool(struct osn_json *j, bool v)
 {
-	pre_value(j);
-	fputs(v ? "true" : "false", j->f);
+	put(j, json_object_new_boolean(v));
 }
 
 void osn_json_null(struct osn_json *j)
 {
-	pre_value(j);
-	fputs("null", j->f);
+	put(j, NULL);
 }
 
+/*
+ * Exact decimals: json-c would print a double with %.17g; a double
+ * created with json_object_new_double_s() is printed as the given text.
+ */
 void osn_json_fixed(struct osn_json *j, uint64_t v, int decimals)
 {
 	uint64_t div = 1;
+	char text[48];
 
 	for (int i = 0; i < decimals; i++)
 		div *= 10;
-	pre_value(j);
 	if (!decimals)
-		fprintf(j->f, "%llu", (unsigned long long)v);
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
 	else
-		fprintf(j->f, "%llu.%0*llu", (unsigned long long)(v / div),
-			decimals, (unsigned long long)(v % div));
+		snprintf(text, sizeof(text), "%llu.%0*llu",
+			 (unsigned long long)(v / div), decimals,
+			 (unsigned long long)(v % div));
+	put(j, json_object_new_double_s((double)v / (double)div, text));
 }
 
 void osn_json_us(struct osn_json *j, uint64_t ns)
@@ -196,129 +187,4 @@ void osn_json_kbool(struct osn_json *j, const char *k, bool v)
 {
 	osn_json_key(j, k);
 	osn_json_bool(j, v);
-}
-
-/* ---- validator ------------------------------------------------------------ */
-
-static const char *ws(const char *p)
-{
-	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
-		p++;
-	return p;
-}
-
-static const char *value(const char *p, int depth);
-
-static const char *string(const char *p)
-{
-	if (*p != '"')
-		return NULL;
-	for (p++; *p && *p != '"'; p++) {
-		if ((unsigned char)*p < 0x20)
-			return NULL;
-		if (*p == '\\') {
-			p++;
-			if (*p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!isxdigit((unsigned char)p[i]))
-						return NULL;
-				p += 4;
-			} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
-				return NULL;
-			}
-		}
-	}
-	return *p == '"' ? p + 1 : NULL;
-}
-
-static const char *number(const char *p)
-{
-	if (*p == '-')
-		p++;
-	if (*p == '0')
-		p++;
-	else if (isdigit((unsigned char)*p))
-		while (isdigit((unsigned char)*p))
-			p++;
-	else
-		return NULL;
-	if (*p == '.') {
-		p++;
-		if (!isdigit((unsigned char)*p))
-			return NULL;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return NULL;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	return p;
-}
-
-static const char *value(const char *p, int depth)
-{
-	if (depth > 64)
-		return NULL;
-	p = ws(p);
-	switch (*p) {
-	case '{':
-		p = ws(p + 1);
-		if (*p == '}')
-			return p + 1;
-		for (;;) {
-			p = string(ws(p));
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p != ':')
-				return NULL;
-			p = value(p + 1, depth + 1);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == '}')
-				return p + 1;
-			if (*p != ',')
-				return NULL;
-			p++;
-		}
-	case '[':
-		p = ws(p + 1);
-		if (*p == ']')
-			return p + 1;
-		for (;;) {
-			p = value(p, depth + 1);
-			if (!p)
-				return NULL;
-			p = ws(p);
-			if (*p == ']')
-				return p + 1;
-			if (*p != ',')
-				return NULL;
-			p++;
-		}
-	case '"':
-		return string(p);
-	case 't':
-		return strncmp(p, "true", 4) ? NULL : p + 4;
-	case 'f':
-		return strncmp(p, "false", 5) ? NULL : p + 5;
-	case 'n':
-		return strncmp(p, "null", 4) ? NULL : p + 4;
-	default:
-		return number(p);
-	}
-}
-
-bool osn_json_valid(const char *s)
-{
-	const char *p = value(s, 0);
-
-	return p && !*ws(p);
 }

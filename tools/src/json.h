@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * json.h - a tiny streaming JSON writer (pure: writes to a FILE *).
- * Nesting and commas are tracked; strings are escaped.
+ * json.h - osn's streaming JSON calls, on json-c (writes to a FILE *).
+ * The outermost object or array is printed when it is closed; strings are
+ * escaped by json-c (UTF-8 kept as is, control characters as \uXXXX).
  */
 #ifndef OSN_JSON_H
 #define OSN_JSON_H
@@ -12,11 +13,14 @@
 
 #define OSN_JSON_DEPTH	16
 
+struct json_object;
+
 struct osn_json {
 	FILE *f;
 	int depth;
-	bool first[OSN_JSON_DEPTH];
-	bool after_key;
+	struct json_object *open[OSN_JSON_DEPTH];	/* open containers */
+	int too_deep;		/* containers opened beyond OSN_JSON_DEPTH */
+	const char *key;	/* the key of the next value (not copied) */
 	bool pretty;
 };
 
@@ -41,11 +45,5 @@ void osn_json_kstr(struct osn_json *j, const char *k, const char *s);
 void osn_json_ku64(struct osn_json *j, const char *k, uint64_t v);
 void osn_json_kus(struct osn_json *j, const char *k, uint64_t ns);
 void osn_json_kbool(struct osn_json *j, const char *k, bool v);
-
-/*
- * Minimal validator (used by the unit tests and as a self-check): true if
- * @s is one complete JSON value with nothing but whitespace after it.
- */
-bool osn_json_valid(const char *s);
 
 #endif

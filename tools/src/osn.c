@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | upstream |
- * audit | cleanup.
+ * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | monitor |
+ * upstream | audit | cleanup.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +26,7 @@ static void usage(FILE *f)
 	      "  top       per-CPU summary of the noise, refreshed every second\n"
 	      "  hist      per-CPU histogram of the noise samples\n"
 	      "  hwnoise   top with interrupts disabled: hardware and NMI noise\n"
+	      "  monitor   Prometheus metrics of the noise, until stopped\n"
 	      "  upstream  a saved trace with osn:sample as the osnoise tracer's lines\n"
 	      "  audit     check how well the CPUs are isolated from noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
@@ -118,6 +119,8 @@ int main(int argc, char **argv)
 		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "hwnoise"))
 		return osn_tool_main(&osn_hwnoise_ops, argc - 1, argv + 1, nr_cpus);
+	if (!strcmp(argv[1], "monitor"))
+		return osn_tool_main(&osn_monitor_ops, argc - 1, argv + 1, nr_cpus);
 	if (!strcmp(argv[1], "upstream"))
 		return upstream_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit"))
@@ -133,7 +136,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, upstream, audit or cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, monitor, upstream, audit or cleanup)\n",
 		argv[1]);
 	return 1;
 }

@@ -8,5 +8,6 @@
 extern const struct osn_tool_ops osn_top_ops;
 extern const struct osn_tool_ops osn_hist_ops;
 extern const struct osn_tool_ops osn_hwnoise_ops;
+extern const struct osn_tool_ops osn_monitor_ops;
 
 #endif

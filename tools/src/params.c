@@ -28,6 +28,13 @@ enum {
 	OPT_VERSION,
 	OPT_ON_THRESHOLD,
 	OPT_ON_END,
+	OPT_REPORT,
+	OPT_CAUSES,
+	OPT_AUDIT,
+	OPT_WORKLOAD,
+	OPT_TEXTFILE,
+	OPT_LISTEN,
+	OPT_INTERVAL,
 };
 
 /* What an option handler did with an option. */
@@ -87,6 +94,8 @@ static const struct option common_opts[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "on-threshold",	required_argument,	NULL, OPT_ON_THRESHOLD },
 	{ "on-end",		required_argument,	NULL, OPT_ON_END },
+	{ "report",		required_argument,	NULL, OPT_REPORT },
+	{ "audit",		no_argument,		NULL, OPT_AUDIT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -247,6 +256,12 @@ static int common_opt(struct parse *ps, int c, const char *arg)
 	case OPT_ON_THRESHOLD:
 		return osn_actions_parse(&p->on_threshold, arg, OSN_TRACE_FILE) ?
 			OPT_ERR : OPT_OK;
+	case OPT_REPORT:
+		p->report_file = arg;
+		return OPT_OK;
+	case OPT_AUDIT:
+		p->audit = true;
+		return OPT_OK;
 	case OPT_ON_END:
 		return osn_actions_parse(&p->on_end, arg, OSN_TRACE_FILE) ?
 			OPT_ERR : OPT_OK;
@@ -298,19 +313,31 @@ static int check_common(const struct parse *ps)
 
 static const struct option top_opts[] = {
 	{ "wide",		no_argument,		NULL, OPT_WIDE },
+	/* optional: getopt takes this entry for hist's --causes=N too */
+	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
 	{ NULL, 0, NULL, 0 },
 };
 
 #define TOP_HELP \
-"      --wide                 one wide table instead of two blocks\n"
+"      --wide                 one wide table instead of two blocks\n" \
+"      --causes               per CPU, what ran in the noise and who sent it,\n" \
+"                             ranked by time (osn:noise_cause)\n"
 
 static int top_opt(struct parse *ps, int c, const char *arg)
 {
 	(void)arg;
-	if (c != OPT_WIDE)
+	switch (c) {
+	case OPT_WIDE:
+		ps->p->wide = true;
+		return OPT_OK;
+	case OPT_CAUSES:
+		if (arg)
+			return osn_err("--causes=N is an option of osn hist");
+		ps->p->causes = true;
+		return OPT_OK;
+	default:
 		return OPT_NOT_MINE;
-	ps->p->wide = true;
-	return OPT_OK;
+	}
 }
 
 /* ---- osn hist --------------------------------------------------------------- */
@@ -322,6 +349,7 @@ static const struct option hist_opts[] = {
 	{ "no-summary",		no_argument,		NULL, OPT_NO_SUMMARY },
 	{ "no-index",		no_argument,		NULL, OPT_NO_INDEX },
 	{ "with-zeros",		no_argument,		NULL, OPT_WITH_ZEROS },
+	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -354,6 +382,54 @@ static int hist_opt(struct parse *ps, int c, const char *arg)
 	case OPT_WITH_ZEROS:
 		p->with_zeros = true;
 		return OPT_OK;
+	case OPT_CAUSES:
+		p->causes = true;
+		if (!arg)
+			return OPT_OK;
+		if (us_opt("--causes", arg, 1000, &v))
+			return OPT_ERR;
+		if (!v)
+			return osn_err("--causes=N: N must be 1..1000");
+		p->causes_max = (unsigned)v;
+		return OPT_OK;
+	}
+	return OPT_NOT_MINE;
+}
+
+/* ---- osn monitor ------------------------------------------------------------- */
+
+static const struct option monitor_opts[] = {
+	{ "workload",		no_argument,		NULL, OPT_WORKLOAD },
+	{ "textfile",		required_argument,	NULL, OPT_TEXTFILE },
+	{ "listen",		required_argument,	NULL, OPT_LISTEN },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "causes",		no_argument,		NULL, OPT_CAUSES },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int monitor_opt(struct parse *ps, int c, const char *arg)
+{
+	struct osn_params *p = ps->p;
+
+	switch (c) {
+	case OPT_WORKLOAD:
+		p->workload = true;
+		p->options = OSN_OPT_WORKLOAD;
+		return OPT_OK;
+	case OPT_TEXTFILE:
+		p->textfile_dir = arg;
+		return OPT_OK;
+	case OPT_LISTEN:
+		p->listen = strcmp(arg, "off") ? arg : NULL;
+		return OPT_OK;
+	case OPT_INTERVAL:
+		if (osn_parse_duration_s(arg, &p->interval_s))
+			return bad("--interval");
+		return p->interval_s ? OPT_OK :
+			osn_err("--interval must be at least 1s");
+	case OPT_CAUSES:
+		p->causes = true;
+		return OPT_OK;
 	}
 	return OPT_NOT_MINE;
 }
@@ -385,7 +461,10 @@ static const struct cmd_opts cmds[OSN_NR_CMDS] = {
 "      --no-header            no header lines\n"
 "      --no-summary           no count/min/avg/max/percentile rows\n"
 "      --no-index             no index column\n"
-"      --with-zeros           print empty buckets too\n",
+"      --with-zeros           print empty buckets too\n"
+"      --causes[=N]           per CPU, a histogram of the noise durations of\n"
+"                             each of its N (5) top culprits by time: what\n"
+"                             ran in the noise and who sent it (osn:noise_cause)\n",
 	},
 	[OSN_CMD_HWNOISE] = {
 		.name = "hwnoise",	/* top's options */
@@ -399,6 +478,26 @@ static const struct cmd_opts cmds[OSN_NR_CMDS] = {
 "  remains is the noise of the hardware (HW) and of NMIs.  Runtime\n"
 "  is 75% of the period by default, at most 1000000 us.\n",
 		.help = TOP_HELP,
+	},
+	[OSN_CMD_MONITOR] = {
+		.name = "monitor",
+		.shortopts = "",
+		.longopts = monitor_opts,
+		.handle = monitor_opt,
+		.about =
+"  Runs until stopped and exports what osn measures as Prometheus\n"
+"  metrics: per CPU and noise source, the count and time of the\n"
+"  noises and the longest one (osn_noise_*), served over HTTP and/or\n"
+"  written to node_exporter's textfile directory.  Probes only by\n"
+"  default (no osn/N thread: the CPUs stay the user's).\n",
+		.help =
+"      --workload             run osn's threads too: per-period noise and\n"
+"                             CPU availability (the CPUs are osn's then)\n"
+"      --listen ADDR:PORT     serve GET /metrics there (default\n"
+"                             " OSN_MONITOR_LISTEN "; off: no HTTP)\n"
+"      --textfile DIR         write DIR/osn.prom (atomically) every interval\n"
+"      --interval TIME        textfile interval (default 15s)\n"
+"      --causes               the culprits too (osn_culprit_*)\n",
 	},
 };
 
@@ -511,6 +610,12 @@ static void set_defaults(struct osn_params *p, enum osn_cmd cmd)
 		OSN_DEFAULT_RUNTIME_US;
 	p->bucket_us = 1;
 	p->entries = 256;
+	p->causes_max = 5;
+	if (cmd == OSN_CMD_MONITOR) {
+		p->options = "NO_" OSN_OPT_WORKLOAD;
+		p->listen = OSN_MONITOR_LISTEN;
+		p->interval_s = 15;
+	}
 }
 
 int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
@@ -571,6 +676,9 @@ static const char *common_help =
 "      --warm-up TIME         let the workload run TIME before collecting\n"
 "      --trace-buffer-size KB per-CPU buffer size of osn's instances\n"
 "      --json[=FILE]          JSON report to FILE (or to stdout instead of text)\n"
+"      --report FILE.html     charts and tables of the run in one HTML file\n"
+"      --audit                after the run, the osn audit findings that\n"
+"                             explain the noise sources seen (and their fix)\n"
 "  -q, --quiet                print only the final report\n"
 "  -D, --debug                print what osn does to tracefs and the module\n"
 "  -h, --help                 this help\n";

@@ -17,12 +17,15 @@
 /* osn hwnoise's runtime by default: 75% of the period, as rtla hwnoise */
 #define OSN_HWNOISE_RUNTIME_PCT	75
 #define OSN_MAX_EVENTS		64
+/* osn monitor's HTTP address by default: this host only */
+#define OSN_MONITOR_LISTEN	"127.0.0.1:9627"
 
 /* The measuring commands; each has its option table in params.c. */
 enum osn_cmd {
 	OSN_CMD_TOP,
 	OSN_CMD_HIST,
 	OSN_CMD_HWNOISE,		/* top with interrupts off (rtla hwnoise) */
+	OSN_CMD_MONITOR,		/* Prometheus metrics, until stopped */
 	OSN_NR_CMDS
 };
 
@@ -64,11 +67,24 @@ struct osn_params {
 	bool json;			/* --json */
 	const char *json_file;		/* --json=FILE; NULL = stdout */
 	bool wide;			/* top --wide */
+	bool causes;			/* top/hist --causes */
+	bool audit;			/* --audit: the findings behind the noise */
+	const char *report_file;	/* --report FILE.html; NULL = none */
+
+	/* the module's options knob for the run; NULL: the command's */
+	const char *options;
+
+	/* monitor */
+	bool workload;			/* --workload: osn's threads measure */
+	const char *textfile_dir;	/* --textfile DIR; NULL = none */
+	const char *listen;		/* --listen ADDR:PORT; NULL = off */
+	uint64_t interval_s;		/* --interval: textfile rewrite */
 
 	/* hist */
 	uint64_t bucket_us;		/* -b */
 	unsigned entries;		/* -E */
 	bool no_header, no_summary, no_index, with_zeros;
+	unsigned causes_max;		/* --causes=N: culprits a CPU (5) */
 };
 
 /*

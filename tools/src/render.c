@@ -300,6 +300,8 @@ static void json_config(struct osn_json *j, const struct osn_report_info *info)
 	osn_json_obj_end(j);
 }
 
+static void json_culprits(struct osn_json *j, const struct osn_report_info *info);
+
 static void json_tail(struct osn_json *j, const struct osn_report_info *info)
 {
 	osn_json_ku64(j, "events_lost", info->events_lost);
@@ -309,6 +311,10 @@ static void json_tail(struct osn_json *j, const struct osn_report_info *info)
 		osn_json_explanation(j, info->why);
 	else
 		osn_json_null(j);
+	if (info->causes)
+		json_culprits(j, info);
+	if (info->sources)
+		osn_json_advice(j, info->sources);
 }
 
 static void json_head(struct osn_json *j, const char *tool,
@@ -386,37 +392,22 @@ static void us3(char *buf, size_t len, uint64_t ns, bool exact)
 	snprintf(buf, len, "%s%s", exact ? "" : "~", v);
 }
 
-void osn_render_hist(FILE *f, const struct osn_hist *h,
-		     const struct osn_report_info *info)
+static const char *const hist_labels[] = {
+	"count:", "min:  ", "avg:  ", "max:  ",
+	"p50:  ", "p90:  ", "p99:  ", "p99.9:",
+};
+
+/*
+ * The table of @h's columns that have samples: the buckets' rows (all
+ * -E of them with --with-zeros, else the non-empty ones), "over:", and
+ * the first @nsum summary rows (count, min, avg, max, the percentiles).
+ */
+static void hist_body(FILE *f, const struct osn_hist *h,
+		      const struct osn_params *p, int nsum)
 {
-	const struct osn_params *p = info->params;
 	bool no_index = p && p->no_index, with_zeros = p && p->with_zeros;
 	uint64_t bucket_us = h->bucket_ns / 1000;
-	char elapsed[32], buf[48];
-	size_t shown = 0;
-
-	for (size_t i = 0; i < h->ncpus; i++)
-		if (h->cpus[i].count)
-			shown++;
-
-	if (!(p && p->no_header)) {
-		osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
-		fprintf(f, "# osn histogram\n");
-		fprintf(f, "# Time unit is microseconds (us)\n");
-		fprintf(f, "# Duration: %s\n", elapsed);
-		if (info->unmeasured)
-			fprintf(f, "# Not measured on this kernel (counted as hw): %s\n",
-				info->unmeasured);
-		if (!shown)
-			fprintf(f, "# No noise sample on the measured CPUs (cpus %s)\n",
-				info->cpus_str ? info->cpus_str : "?");
-		if (!no_index)
-			fprintf(f, "Index");
-		for (size_t i = 0; i < h->ncpus; i++)
-			if (h->cpus[i].count)
-				fprintf(f, "   CPU-%03d", h->cpus[i].cpu);
-		fprintf(f, "\n");
-	}
+	char buf[48];
 
 	for (unsigned b = 0; b < (with_zeros ? h->entries : h->nrows); b++) {
 		uint64_t total = 0;
@@ -442,14 +433,9 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 	fprintf(f, "\n");
 
 	if (!(p && p->no_summary)) {
-		static const char *const labels[] = {
-			"count:", "min:  ", "avg:  ", "max:  ",
-			"p50:  ", "p90:  ", "p99:  ", "p99.9:",
-		};
-
-		for (int row = 0; row < 8; row++) {
+		for (int row = 0; row < nsum; row++) {
 			if (!no_index)
-				fprintf(f, "%s", labels[row]);
+				fprintf(f, "%s", hist_labels[row]);
 			for (size_t i = 0; i < h->ncpus; i++) {
 				const struct osn_hist_cpu *c = &h->cpus[i];
 
@@ -478,7 +464,58 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 			fprintf(f, "\n");
 		}
 	}
+}
+
+void osn_render_hist(FILE *f, const struct osn_hist *h,
+		     const struct osn_report_info *info)
+{
+	const struct osn_params *p = info->params;
+	bool no_index = p && p->no_index;
+	char elapsed[32];
+	size_t shown = 0;
+
+	for (size_t i = 0; i < h->ncpus; i++)
+		if (h->cpus[i].count)
+			shown++;
+
+	if (!(p && p->no_header)) {
+		osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
+		fprintf(f, "# osn histogram\n");
+		fprintf(f, "# Time unit is microseconds (us)\n");
+		fprintf(f, "# Duration: %s\n", elapsed);
+		if (info->unmeasured)
+			fprintf(f, "# Not measured on this kernel (counted as hw): %s\n",
+				info->unmeasured);
+		if (!shown)
+			fprintf(f, "# No noise sample on the measured CPUs (cpus %s)\n",
+				info->cpus_str ? info->cpus_str : "?");
+		if (!no_index)
+			fprintf(f, "Index");
+		for (size_t i = 0; i < h->ncpus; i++)
+			if (h->cpus[i].count)
+				fprintf(f, "   CPU-%03d", h->cpus[i].cpu);
+		fprintf(f, "\n");
+	}
+
+	hist_body(f, h, p, 8);
 	osn_render_lost(f, info->events_lost);
+}
+
+/* "buckets": [{index, count}] of @c: the non-empty ones, or all -E */
+static void json_buckets(struct osn_json *j, const struct osn_hist *h,
+			 const struct osn_hist_cpu *c, bool with_zeros)
+{
+	osn_json_key(j, "buckets");
+	osn_json_arr_begin(j);
+	for (unsigned b = 0; b < (with_zeros ? h->entries : c->nrows); b++) {
+		if (!osn_hist_row(c, b) && !with_zeros)
+			continue;
+		osn_json_obj_begin(j);
+		osn_json_ku64(j, "index", (uint64_t)b * (h->bucket_ns / 1000));
+		osn_json_ku64(j, "count", osn_hist_row(c, b));
+		osn_json_obj_end(j);
+	}
+	osn_json_arr_end(j);
 }
 
 void osn_json_hist(FILE *f, const struct osn_hist *h,
@@ -532,17 +569,7 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 				osn_json_null(&j);
 			}
 		}
-		osn_json_key(&j, "buckets");
-		osn_json_arr_begin(&j);
-		for (unsigned b = 0; b < (with_zeros ? h->entries : c->nrows); b++) {
-			if (!osn_hist_row(c, b) && !with_zeros)
-				continue;
-			osn_json_obj_begin(&j);
-			osn_json_ku64(&j, "index", (uint64_t)b * (h->bucket_ns / 1000));
-			osn_json_ku64(&j, "count", osn_hist_row(c, b));
-			osn_json_obj_end(&j);
-		}
-		osn_json_arr_end(&j);
+		json_buckets(&j, h, c, with_zeros);
 		osn_json_obj_end(&j);
 	}
 	osn_json_arr_end(&j);
@@ -558,6 +585,249 @@ static void part_source(char *buf, size_t len, const struct osn_part *p)
 		snprintf(buf, len, "%s", p->name);
 	else
 		snprintf(buf, len, "%s:%d", p->name, p->id);
+}
+
+/* A cause's function: its symbol, else its address, else "" (none). */
+static void function_str(char *buf, size_t len, const char *name,
+			 uint64_t addr)
+{
+	if (name[0])
+		snprintf(buf, len, "%s", name);
+	else if (addr)
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	else
+		buf[0] = '\0';
+}
+
+static void cause_function(char *buf, size_t len, const struct osn_part_cause *pc)
+{
+	function_str(buf, len, pc->function_name, pc->c.function);
+}
+
+static const char *cause_kind(int kind)
+{
+	return kind >= 0 && kind < OSN_CAUSE_NR ? osn_cause_kind_names[kind] : "?";
+}
+
+/* "comm:pid (CPU n)", "[irq] (CPU n)", or "unknown" */
+static void origin_str(char *buf, size_t len, const struct osn_cause *c)
+{
+	if (c->origin_cpu < 0)
+		snprintf(buf, len, "unknown");
+	else if (c->origin_pid < 0)
+		snprintf(buf, len, "%s (CPU %d)", c->origin_comm, c->origin_cpu);
+	else
+		snprintf(buf, len, "%s:%d (CPU %d)", c->origin_comm,
+			 c->origin_pid, c->origin_cpu);
+}
+
+void osn_render_causes(FILE *f, const struct osn_causes *cs, const int *cpus,
+		       size_t ncpus, size_t max)
+{
+	char fn[80], who[80], v[32];
+
+	fprintf(f, "osn causes: what ran in the noise and who sent it, by time (osn:noise_cause)\n");
+	for (size_t i = 0; i < ncpus; i++) {
+		const struct osn_cpu_causes *cc;
+		size_t n;
+
+		if (cpus[i] < 0 || cpus[i] >= cs->nr_cpus)
+			continue;
+		cc = &cs->cpu[cpus[i]];
+		fprintf(f, "  cpu %d:%s\n", cpus[i], cc->n ? "" : " (no cause recorded)");
+		if (!cc->n)
+			continue;
+		fprintf(f, "    %-8s %-28s %-32s %7s %14s\n", "kind", "function",
+			"origin", "count", "time (us)");
+		n = max && cc->n > max ? max : cc->n;
+		for (size_t k = 0; k < n; k++) {
+			const struct osn_culprit *u = &cc->culprits[k];
+
+			function_str(fn, sizeof(fn), u->function_name, u->c.function);
+			origin_str(who, sizeof(who), &u->c);
+			osn_format_us3(u->time, v, sizeof(v));
+			fprintf(f, "    %-8s %-28s %-32s %7llu %14s\n",
+				cause_kind(u->c.kind), fn[0] ? fn : "-", who,
+				(unsigned long long)u->count, v);
+		}
+		if (n < cc->n)
+			fprintf(f, "    (%zu more)\n", cc->n - n);
+	}
+}
+
+/*
+ * osn hist --causes: per measured CPU, its top culprits' histograms side
+ * by side, as osn hist's own table (rows: buckets; one column a culprit,
+ * named in the header above it).
+ */
+void osn_render_hist_causes(FILE *f, const struct osn_causes *cs,
+			    const struct osn_report_info *info, size_t max)
+{
+	const struct osn_params *p = info->params;
+	bool header = !(p && p->no_header), no_index = p && p->no_index;
+	char fn[80], who[80], label[32];
+
+	if (header)
+		fprintf(f, "\n# osn causes: per culprit, the durations of the noises it took part in (osn:noise_cause)\n");
+	for (size_t i = 0; i < info->ncpus; i++) {
+		const struct osn_cpu_causes *cc;
+		struct osn_hist h;
+		size_t n;
+
+		if (info->cpus[i] < 0 || info->cpus[i] >= cs->nr_cpus)
+			continue;
+		cc = &cs->cpu[info->cpus[i]];
+		n = max && cc->n > max ? max : cc->n;
+		if (!n) {
+			if (header)
+				fprintf(f, "# cpu %d: no cause recorded\n",
+					info->cpus[i]);
+			continue;
+		}
+		if (osn_causes_hist(cs, cc, n, &h)) {
+			fprintf(f, "# cpu %d: out of memory\n", info->cpus[i]);
+			continue;
+		}
+		if (header) {
+			fprintf(f, "# cpu %d: its %zu top culprits by time (of %zu)\n",
+				info->cpus[i], n, cc->n);
+			for (size_t k = 0; k < n; k++) {
+				const struct osn_culprit *u = &cc->culprits[k];
+
+				function_str(fn, sizeof(fn), u->function_name,
+					     u->c.function);
+				origin_str(who, sizeof(who), &u->c);
+				fprintf(f, "#   cause-%zu: %s %s <- %s\n", k + 1,
+					cause_kind(u->c.kind), fn[0] ? fn : "-",
+					who);
+			}
+			if (!no_index)
+				fprintf(f, "Index");
+			for (size_t k = 0; k < n; k++) {
+				snprintf(label, sizeof(label), "cause-%zu", k + 1);
+				fprintf(f, " %9s", label);
+			}
+			fprintf(f, "\n");
+		}
+		hist_body(f, &h, p, 4);	/* count, min, avg, max */
+		osn_hist_free(&h);
+	}
+}
+
+/*
+ * A culprit's "histogram" (osn hist --causes): {count, over, min, avg,
+ * max, buckets: [{index, count}]}, as osn hist's "cpus" entries.
+ */
+static void json_culprit_hist(struct osn_json *j, const struct osn_hist *h,
+			      const struct osn_hist_cpu *c, bool with_zeros)
+{
+	osn_json_key(j, "histogram");
+	osn_json_obj_begin(j);
+	osn_json_ku64(j, "count", c->count);
+	osn_json_ku64(j, "over", c->over);
+	osn_json_kus(j, "min", c->min);
+	osn_json_kus(j, "avg", c->avg);
+	osn_json_kus(j, "max", c->max);
+	json_buckets(j, h, c, with_zeros);
+	osn_json_obj_end(j);
+}
+
+/* "causes": {"CPU": [{kind, function, function_addr, origin_*, count, time}]} */
+static void json_culprits(struct osn_json *j, const struct osn_report_info *info)
+{
+	const struct osn_causes *cs = info->causes;
+	bool with_zeros = info->params && info->params->with_zeros;
+	char fn[80], key[16];
+
+	osn_json_key(j, "causes");
+	osn_json_obj_begin(j);
+	for (size_t i = 0; i < info->ncpus; i++) {
+		const struct osn_cpu_causes *cc;
+		struct osn_hist h = { 0 };
+		bool have_h;
+
+		if (info->cpus[i] < 0 || info->cpus[i] >= cs->nr_cpus)
+			continue;
+		cc = &cs->cpu[info->cpus[i]];
+		/* osn hist --causes: every culprit's histogram */
+		have_h = cs->bucket_ns && !osn_causes_hist(cs, cc, 0, &h);
+		snprintf(key, sizeof(key), "%d", info->cpus[i]);
+		osn_json_key(j, key);
+		osn_json_arr_begin(j);
+		for (size_t k = 0; k < cc->n; k++) {
+			const struct osn_culprit *u = &cc->culprits[k];
+
+			function_str(fn, sizeof(fn), u->function_name, u->c.function);
+			osn_json_obj_begin(j);
+			osn_json_kstr(j, "kind", cause_kind(u->c.kind));
+			osn_json_kstr(j, "function", fn);
+			osn_json_ku64(j, "function_addr", u->c.function);
+			osn_json_key(j, "origin_cpu");
+			osn_json_i64(j, u->c.origin_cpu);
+			osn_json_key(j, "origin_pid");
+			osn_json_i64(j, u->c.origin_pid);
+			osn_json_kstr(j, "origin_comm", u->c.origin_comm);
+			osn_json_ku64(j, "count", u->count);
+			osn_json_kus(j, "time", u->time);
+			if (have_h)
+				json_culprit_hist(j, &h, &h.cpus[k], with_zeros);
+			osn_json_obj_end(j);
+		}
+		osn_json_arr_end(j);
+		if (have_h)
+			osn_hist_free(&h);
+	}
+	osn_json_obj_end(j);
+}
+
+/* How the origin made the cause happen. */
+static const char *cause_verb(int kind)
+{
+	switch (kind) {
+	case OSN_CAUSE_WAKEUP:
+		return "woken by";
+	case OSN_CAUSE_WORK:
+		return "queued by";
+	case OSN_CAUSE_TIMER:
+	case OSN_CAUSE_HRTIMER:
+		return "armed by";
+	default:
+		return "sent by";
+	}
+}
+
+/*
+ * "work vmstat_update, queued by stress-ng:4711 on CPU 0 (x3)" under its
+ * part: what ran in the noise and who sent it (osn:noise_cause).
+ */
+static void render_causes(FILE *f, const struct osn_part *p)
+{
+	char fn[80], who[64];
+
+	for (size_t k = 0; k < p->ncauses; k++) {
+		const struct osn_part_cause *pc = &p->causes[k];
+		const struct osn_cause *c = &pc->c;
+
+		cause_function(fn, sizeof(fn), pc);
+		if (c->origin_cpu < 0)
+			snprintf(who, sizeof(who), "origin unknown");
+		else if (c->origin_pid < 0)
+			snprintf(who, sizeof(who), "%s %s on CPU %d",
+				 cause_verb(c->kind), c->origin_comm,
+				 c->origin_cpu);
+		else
+			snprintf(who, sizeof(who), "%s %s:%d on CPU %d",
+				 cause_verb(c->kind), c->origin_comm,
+				 c->origin_pid, c->origin_cpu);
+		fprintf(f, "      <- %s%s%s%s, %s (x%llu)\n",
+			cause_kind(c->kind),
+			fn[0] ? " " : "", fn,
+			c->kind == OSN_CAUSE_TLB ? " (TLB shootdown)" : "",
+			who, (unsigned long long)pc->count);
+	}
+	if (p->other_causes)
+		fprintf(f, "      <- (%llu more causes)\n",
+			(unsigned long long)p->other_causes);
 }
 
 /* "100" for whole microseconds, else "100.250" */
@@ -621,6 +891,11 @@ void osn_render_stop(FILE *f, const struct osn_explanation *x)
 		osn_format_us3(p->time, v, sizeof(v));
 		fprintf(f, "    %-8s %-28s %7llu %14s\n", osn_class_names[p->cls],
 			src, (unsigned long long)p->count, v);
+		render_causes(f, p);
+		if (p->finding)
+			fprintf(f, "      => %s: %s (osn audit %s)\n",
+				p->finding->check, p->finding->fix,
+				osn_audit_status_name(p->finding->status));
 	}
 	if (x->other_count) {
 		osn_format_us3(x->other_time, v, sizeof(v));
@@ -639,6 +914,33 @@ void osn_render_stop(FILE *f, const struct osn_explanation *x)
 		fprintf(f, "  note: the events add up to %s us more than the noise (overlapping events)\n",
 			v);
 	}
+}
+
+/* A part's "causes": [{kind, function, function_addr, origin_*, count}] */
+static void json_causes(struct osn_json *j, const struct osn_part *p)
+{
+	char fn[80];
+
+	osn_json_key(j, "causes");
+	osn_json_arr_begin(j);
+	for (size_t k = 0; k < p->ncauses; k++) {
+		const struct osn_part_cause *pc = &p->causes[k];
+
+		cause_function(fn, sizeof(fn), pc);
+		osn_json_obj_begin(j);
+		osn_json_kstr(j, "kind", cause_kind(pc->c.kind));
+		osn_json_kstr(j, "function", fn);
+		osn_json_ku64(j, "function_addr", pc->c.function);
+		osn_json_key(j, "origin_cpu");
+		osn_json_i64(j, pc->c.origin_cpu);
+		osn_json_key(j, "origin_pid");
+		osn_json_i64(j, pc->c.origin_pid);
+		osn_json_kstr(j, "origin_comm", pc->c.origin_comm);
+		osn_json_ku64(j, "count", pc->count);
+		osn_json_obj_end(j);
+	}
+	osn_json_arr_end(j);
+	osn_json_ku64(j, "other_causes", p->other_causes);
 }
 
 void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x)
@@ -679,6 +981,16 @@ void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x)
 		osn_json_kstr(j, "source", src);
 		osn_json_ku64(j, "count", p->count);
 		osn_json_kus(j, "time", p->time);
+		json_causes(j, p);
+		if (p->finding) {
+			osn_json_key(j, "finding");
+			osn_json_obj_begin(j);
+			osn_json_kstr(j, "check", p->finding->check);
+			osn_json_kstr(j, "status",
+				      osn_audit_status_name(p->finding->status));
+			osn_json_kstr(j, "fix", p->finding->fix);
+			osn_json_obj_end(j);
+		}
 		osn_json_obj_end(j);
 	}
 	osn_json_arr_end(j);

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "advise.h"
+#include "causes.h"
 #include "explain.h"
 #include "json.h"
 #include "params.h"
@@ -25,7 +27,28 @@ struct osn_report_info {
 	bool stopped;			/* stop condition hit */
 	const struct osn_explanation *why;	/* NULL: not explained */
 	const char *unmeasured;		/* tracepoints the kernel lacks, or NULL */
+	const struct osn_causes *causes;	/* --causes, or NULL */
+	const struct osn_sources *sources;	/* --audit, or NULL */
+	const int *cpus;			/* measured CPUs, ascending */
+	size_t ncpus;
 };
+
+/*
+ * osn top --causes: per measured CPU, its @max (0: all) culprits by time
+ * stolen, with counts (table "kind function origin count time").
+ */
+void osn_render_causes(FILE *f, const struct osn_causes *cs, const int *cpus,
+		       size_t ncpus, size_t max);
+
+/*
+ * osn hist --causes: per measured CPU, the histograms of the durations of
+ * the noises of its @max (0: all) top culprits by time, one column each,
+ * with count/min/avg/max; hist's --no-header, --no-index, --no-summary
+ * and --with-zeros apply.  (JSON: each culprit of "causes" gets its
+ * "histogram" when osn_causes_set_hist() was called.)
+ */
+void osn_render_hist_causes(FILE *f, const struct osn_causes *cs,
+			    const struct osn_report_info *info, size_t max);
 
 struct osn_top_view {
 	const struct osn_cpu_stats *stats;	/* indexed by cpu number */

@@ -17,6 +17,7 @@
 
 #include "osn/osn_abi.h"
 #include "session.h"
+#include "threads.h"
 #include "trace.h"
 #include "util.h"
 
@@ -250,6 +251,25 @@ void osn_session_add_instance(struct osn_session *s, const char *name)
 	osn_session_persist(s);
 }
 
+/*
+ * Until the module's workload threads are gone (5 s at most), a period
+ * that began under the run's stop condition may still end over it, and
+ * the knobs' restore re-armed the condition (any knob write does): its
+ * tracing_off() could come after tracing_on is put back.  Seen under TCG,
+ * where a 1 s period outlived the restore (cli/40 on trixie).
+ */
+static void wait_workload_gone(void)
+{
+	struct osn_thread one;
+
+	for (int i = 0; i < 100; i++) {
+		if (osn_find_threads(NULL, &one, 1) <= 0)
+			return;
+		poll(NULL, 0, 50);
+	}
+	osn_debug("osn/N threads still run: tracing_on restored all the same");
+}
+
 int osn_session_end(struct osn_session *s)
 {
 	char first[OSN_ERR_LEN] = "";
@@ -264,6 +284,8 @@ int osn_session_end(struct osn_session *s)
 	s->ninstances = 0;
 	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&s->knobs))
 		ret = osn_err_keep_first(first);
+	if (s->top_tracing_on == 1)
+		wait_workload_gone();
 	if (s->top_tracing_on == 1 && tracefs_trace_is_on(NULL) == 0) {
 		osn_debug("tracing_on <- 1 (the module's stop turned it off)");
 		tracefs_trace_on(NULL);

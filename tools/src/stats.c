@@ -17,6 +17,9 @@ const char * const osn_class_names[OSN_CLASS_NR] = {
 const char * const osn_class_titles[OSN_CLASS_NR] = {
 	"HW", "NMI", "IRQ", "Softirq", "Thread",
 };
+const char * const osn_cause_kind_names[OSN_CAUSE_NR] = {
+	"wakeup", "work", "timer", "hrtimer", "ipi", "tlb",
+};
 const unsigned osn_pct_permille[OSN_NR_PCT] = { 500, 900, 990, 999 };
 const char * const osn_pct_names[OSN_NR_PCT] = {
 	"p50", "p90", "p99", "p99.9",

@@ -13,8 +13,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <libproc2/pids.h>
-
 #include "osn/osn_abi.h"
 #include "threads.h"
 
@@ -22,17 +20,19 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 		     int max)
 {
 	enum pids_item items[] = { PIDS_ID_PID, PIDS_CMD };
+	enum { I_PID, I_CMD };	/* the items' places in a stack */
 	struct pids_info *info = NULL;
-	struct pids_stack *stack;
+	struct pids_fetch *all;
 	size_t plen = strlen(OSN_THREAD_PREFIX);
 	int n = 0;
 
-	if (procps_pids_new(&info, items, 2) < 0)
+	if (procps_pids_new(&info, items, sizeof(items) / sizeof(items[0])) < 0)
 		return -1;
-	while ((stack = procps_pids_get(info, PIDS_FETCH_TASKS_ONLY))) {
-		/* PIDS_VAL changed arity across procps 4.x: index directly */
-		int pid = stack->head[0].result.s_int;
-		const char *cmd = stack->head[1].result.str;
+	all = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
+	for (int i = 0; all && i < all->counts->total; i++) {
+		struct pids_stack *stack = all->stacks[i];
+		int pid = OSN_PIDS_VAL(I_PID, s_int, stack, info);
+		const char *cmd = OSN_PIDS_VAL(I_CMD, str, stack, info);
 		char *end;
 		long cpu;
 
@@ -50,6 +50,8 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 		n++;
 	}
 	procps_pids_unref(&info);
+	if (!all)
+		return -1;
 	return n < max ? n : max;
 }
 

@@ -10,7 +10,21 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <libproc2/pids.h>
+
 #include "util.h"
+
+/*
+ * libproc2's accessor of a value of a stack (pids.h): procps 4.0.2
+ * (Debian 12) takes an unused 4th argument, info; later versions dropped
+ * it.  tools/Makefile tries the 3-argument form and sets OSN_PIDS_VAL_3
+ * where it compiles.
+ */
+#ifdef OSN_PIDS_VAL_3
+#define OSN_PIDS_VAL(rel, type, stack, info)	PIDS_VAL(rel, type, stack)
+#else
+#define OSN_PIDS_VAL(rel, type, stack, info)	PIDS_VAL(rel, type, stack, info)
+#endif
 
 struct osn_thread {
 	pid_t pid;

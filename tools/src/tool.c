@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,7 +103,13 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 		if (ev->type == OSN_E_SAMPLE)
 			t->cpu_periods[ev->cpu]++;
 	}
+	if (t->have_causes)
+		osn_causes_event(&t->causes, ev);
+	if (t->p->audit)
+		osn_sources_event(&t->sources, ev);
 	t->ops->on_event(t, ev);
+	if (t->rep)
+		osn_report_event(t->rep, ev);
 }
 
 /*
@@ -113,6 +120,9 @@ static void dispatch(const struct osn_event *ev, void *ctx)
  */
 int osn_tool_read(struct osn_tool *t)
 {
+	/* no formats: osn.ko went away under osn monitor, nothing to read */
+	if (!t->dec.tep)
+		return 0;
 	if (osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed,
 			    t->read_ns ? t->read_ns : TICK_NS) < 0)
 		return -1;
@@ -131,6 +141,10 @@ void osn_tool_report_info(const struct osn_tool *t,
 	info->stopped = t->stopped;
 	info->why = t->have_why ? &t->why : NULL;
 	info->unmeasured = t->unmeasured[0] ? t->unmeasured : NULL;
+	info->causes = t->have_causes ? &t->causes : NULL;
+	info->sources = t->have_audit ? &t->sources : NULL;
+	info->cpus = t->cpus;
+	info->ncpus = t->ncpus;
 }
 
 FILE *osn_tool_json_open(struct osn_tool *t)
@@ -175,6 +189,11 @@ static int open_outputs(struct osn_tool *t)
 	if (t->p->trace_file) {
 		t->trace_f = open_output(t->p->trace_file);
 		if (!t->trace_f)
+			return -1;
+	}
+	if (t->p->report_file) {
+		t->report_f = open_output(t->p->report_file);
+		if (!t->report_f)
 			return -1;
 	}
 	return 0;
@@ -257,11 +276,20 @@ static void read_unmeasured(struct osn_tool *t)
 	read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
 }
 
-static void check_options_knob(void)
+/* The options knob of the run: the command's, or its command line's. */
+static const char *run_options(const struct osn_tool *t)
+{
+	return t->p->options ? t->p->options : t->ops->options;
+}
+
+static void check_options_knob(const struct osn_tool *t)
 {
 	char buf[512];
-	FILE *f = fopen(OSN_PARAM_DIR "/" OSN_KNOB_OPTIONS, "r");
+	FILE *f;
 
+	if (run_options(t))	/* the run sets the workload option itself */
+		return;
+	f = fopen(OSN_PARAM_DIR "/" OSN_KNOB_OPTIONS, "r");
 	if (!f)
 		return;
 	if (fgets(buf, sizeof(buf), f) &&
@@ -291,23 +319,32 @@ static void save_cpus_as_all(struct osn_tool *t, struct osn_knobs *k)
 			    sizeof(k->saved[OSN_K_CPUS]));
 }
 
+/* The run's knobs, written (at setup, and when the module came back). */
+static int write_knobs(struct osn_tool *t)
+{
+	struct osn_knobs *k = &t->session.knobs;
+	const char *opts = run_options(t);
+	char v[32];
+
+	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
+	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
+	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us) ||
+	    (opts && osn_knobs_set(k, OSN_K_OPTIONS, opts)))
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
+	return osn_knobs_set(k, OSN_K_THRESHOLD, v);
+}
+
 static int set_knobs(struct osn_tool *t)
 {
 	struct osn_knobs *k = &t->session.knobs;
-	char v[32];
 
 	if (osn_knobs_save(k))
 		return -1;
 	save_cpus_as_all(t, k);
 	osn_session_persist(&t->session);	/* before the first write */
-	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
-	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
-	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
-	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us) ||
-	    (t->ops->options && osn_knobs_set(k, OSN_K_OPTIONS, t->ops->options)))
-		return -1;
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
-	if (osn_knobs_set(k, OSN_K_THRESHOLD, v))
+	if (write_knobs(t))
 		return -1;
 	t->threshold_us = t->p->threshold_us ? t->p->threshold_us :
 		OSN_DEFAULT_THRESHOLD_US;
@@ -478,12 +515,51 @@ static int alloc_rings(struct osn_tool *t)
 
 static void free_rings(struct osn_tool *t)
 {
+	osn_sources_free(&t->sources);
+	if (t->have_audit) {
+		osn_audit_free(&t->audit);
+		t->have_audit = false;
+	}
+	free(t->audit_tasks);
+	t->audit_tasks = NULL;
+	if (t->have_causes) {
+		osn_causes_free(&t->causes);
+		t->have_causes = false;
+	}
 	if (!t->rings)
 		return;
 	for (int c = 0; c < t->nr_cpus; c++)
 		osn_ring_free(&t->rings[c]);
 	free(t->rings);
 	t->rings = NULL;
+}
+
+/*
+ * --causes: osn:noise_cause and the noise events it links to (by CPU,
+ * class and start), in the tool's instance; --audit: the noise events,
+ * whose sources it looks up among the audit's findings.
+ */
+static int setup_causes(struct osn_tool *t)
+{
+	static const char * const evs[] = {
+		OSN_EV_NOISE_CAUSE, OSN_EV_IRQ_NOISE, OSN_EV_SOFTIRQ_NOISE,
+		OSN_EV_THREAD_NOISE,
+	};
+
+	if (!t->p->causes && !t->p->audit)
+		return 0;
+	if (t->p->causes) {
+		if (osn_causes_init(&t->causes, t->nr_cpus))
+			return osn_err("out of memory");
+		t->have_causes = true;
+	}
+	if (t->stop_armed)	/* every osn event is on already */
+		return 0;
+	/* --audit alone: the noise events, for their sources */
+	for (size_t i = t->p->causes ? 0 : 1; i < sizeof(evs) / sizeof(evs[0]); i++)
+		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, evs[i]))
+			return -1;
+	return 0;
 }
 
 /*
@@ -495,6 +571,8 @@ static int setup_tool_events(struct osn_tool *t)
 	const struct osn_params *p = t->p;
 	char filter[64];
 
+	if (setup_causes(t))
+		return -1;
 	if (!t->stop_armed)
 		return osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE);
 	if (p->stop_us && !p->stop_total_us) {
@@ -544,8 +622,9 @@ static int setup_trace_events(struct osn_tool *t)
 
 static int setup_instances(struct osn_tool *t)
 {
-	if (create_instances(t) || osn_decoder_init(&t->dec) ||
-	    setup_tool_events(t) || setup_trace_events(t))
+	if (create_instances(t) || osn_decoder_init(&t->dec))
+		return -1;
+	if (setup_tool_events(t) || setup_trace_events(t))
 		return -1;
 	if (t->stop_armed)
 		setup_stop_watch(t);
@@ -689,8 +768,26 @@ static bool tool_instance_off(struct osn_tool *t)
 	return t->stop_armed && tracefs_trace_is_on(t->inst) == 0;
 }
 
-/* Explain the stop from the per-CPU histories. */
+static void explain_cpus(struct osn_tool *t);
+
+/* Mark the stop in --report's charts. */
+static void mark_stop(struct osn_tool *t)
+{
+	if (t->rep && (t->have_why || t->have_stop_ev))
+		osn_report_stop(t->rep, t->have_why ? t->why.cpu :
+				t->stop_ev.cpu);
+}
+
+/* Explain the stop from the per-CPU histories; mark it in --report's. */
 static void explain(struct osn_tool *t)
+{
+	explain_cpus(t);
+	if (t->have_why)
+		osn_decoder_name_causes(&t->dec, &t->why);
+	mark_stop(t);
+}
+
+static void explain_cpus(struct osn_tool *t)
 {
 	int reason = t->p->stop_us ? OSN_STOP_SINGLE : OSN_STOP_TOTAL;
 	uint64_t thr = (t->p->stop_us ? t->p->stop_us : t->p->stop_total_us) * 1000;
@@ -764,12 +861,26 @@ static int rearm_stop(struct osn_tool *t, bool fire_again)
  */
 static int on_threshold(struct osn_tool *t, bool last)
 {
+	bool have_why;
+	int ret;
+
 	if (!osn_actions_perform(&t->p->on_threshold, save_trace_to, t))
 		return 0;
-	explain(t);
-	osn_render_stop(t->text, t->have_why ? &t->why : NULL);
+	explain_cpus(t);
+	mark_stop(t);
+	/*
+	 * Re-armed before the causes' functions are named (a pass over
+	 * /proc/kallsyms, seconds under TCG), so that the next hit is not
+	 * missed meanwhile; t->why stays as it is until the next hit, which
+	 * is handled after this one.
+	 */
+	have_why = t->have_why;
+	ret = rearm_stop(t, !last);
+	if (have_why)
+		osn_decoder_name_causes(&t->dec, &t->why);
+	osn_render_stop(t->text, have_why ? &t->why : NULL);
 	fflush(t->text);
-	return rearm_stop(t, !last) ? -1 : 1;
+	return ret ? -1 : 1;
 }
 
 /* ---- the run ---------------------------------------------------------------- */
@@ -811,7 +922,7 @@ static int tool_setup(struct osn_tool *t)
 		if (t->cgroup_fd < 0)
 			return -1;
 	}
-	check_options_knob();
+	check_options_knob(t);
 	read_unmeasured(t);
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
 		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
@@ -819,6 +930,21 @@ static int tool_setup(struct osn_tool *t)
 	if (set_knobs(t) || setup_instances(t) || setup_threads(t))
 		return -1;
 	return 0;
+}
+
+/*
+ * The module came back after an unload (osn monitor): its knobs are its
+ * defaults and the instance's osn events are off.  The run's knobs are
+ * written again (what setup saved stays what teardown restores), the
+ * events' formats read again (their ids may have changed), and
+ * ops->start enables its events again.
+ */
+int osn_tool_resume(struct osn_tool *t)
+{
+	osn_decoder_free(&t->dec);
+	if (write_knobs(t) || osn_decoder_init(&t->dec))
+		return -1;
+	return t->ops->start ? t->ops->start(t) : 0;
 }
 
 static int read_instance(struct osn_tool *t)
@@ -888,6 +1014,17 @@ static int start_collecting(struct osn_tool *t)
 	if (set_period_goal(t) || arm_stop(t) ||
 	    (t->ops->start && t->ops->start(t)))
 		return -1;
+	if (t->report_f) {
+		t->rep = malloc(sizeof(*t->rep));
+		if (!t->rep || osn_report_init(t->rep, t->cpus, t->ncpus,
+					       t->nr_cpus)) {
+			free(t->rep);
+			t->rep = NULL;
+			return osn_err("out of memory");
+		}
+		t->rep->period_us = t->p->period_us;
+		t->rep->runtime_us = t->p->runtime_us;
+	}
 	t->collecting = true;
 	t->t0_ns = now_ns();
 	t->read_ns = read_interval(t);
@@ -1024,7 +1161,8 @@ static int tool_collect(struct osn_tool *t)
 static void read_last(struct osn_tool *t)
 {
 	tracefs_trace_off(t->inst);
-	osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed, 0);
+	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
+		osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
 		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
@@ -1049,7 +1187,10 @@ static void warn_no_samples(const struct osn_tool *t)
 {
 	int err;
 
-	if (!(t->collecting && !t->stopped && !t->periods_seen))
+	const char *opts = run_options(t);
+
+	if (!(t->collecting && !t->stopped && !t->periods_seen) ||
+	    (opts && strstr(opts, "NO_" OSN_OPT_WORKLOAD)))
 		return;
 	err = read_start_error();
 	if (err < 0)
@@ -1076,13 +1217,76 @@ static int save_trace(struct osn_tool *t)
 	return 0;
 }
 
+/* --report: the HTML page (ops->report added what the command has). */
+static int write_report(struct osn_tool *t)
+{
+	struct osn_report_meta meta = { .version = OSN_VERSION };
+	struct osn_report_info info;
+	struct utsname u;
+	int ret;
+
+	if (!t->report_f || !t->rep)
+		return 0;
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	meta.host = u.nodename;
+	meta.kernel = u.release;
+	meta.exit_reason = t->stopped ? "stop condition hit" :
+		osn_interrupted ? "interrupted (signal)" :
+		t->p->duration_s ? "duration (-d) reached" : "ended";
+	osn_tool_report_info(t, &info);
+	ret = osn_report_write(t->report_f, t->rep, &info, &meta);
+	if (fclose(t->report_f) && !ret)
+		ret = osn_err("cannot write %s: %s", t->p->report_file,
+			      strerror(errno));
+	t->report_f = NULL;
+	if (!ret)
+		fprintf(t->text, "  Report written to %s\n", t->p->report_file);
+	return ret;
+}
+
+/*
+ * --audit: read the system after the run (not before: reading every
+ * task's /proc files would be noise of the run itself; and tasks that
+ * appeared during it are seen), and tie the sources seen and the stop
+ * explanation's parts to its findings.  An audit that cannot run (every
+ * CPU measured: no housekeeping CPU) says why and the run goes on.
+ */
+static void run_audit(struct osn_tool *t)
+{
+	if (osn_audit_init(&t->audit, NULL, t->cpus_str)) {
+		osn_warn("--audit: %s", osn_last_err());
+		return;
+	}
+	t->audit_tasks = osn_audit_read_tasks(&t->audit.nr_tasks,
+					      &t->audit.tasks_why);
+	t->audit.tasks = t->audit_tasks;
+	osn_audit_run(&t->audit);
+	t->have_audit = true;
+	osn_sources_explain(&t->sources, &t->audit);
+	if (t->have_why)
+		for (size_t i = 0; i < t->why.nparts; i++) {
+			struct osn_part *p = &t->why.parts[i];
+
+			p->finding = osn_audit_explain(&t->audit, p->cls,
+						       p->name, p->id);
+		}
+}
+
 /* The end of collection: the last read, the reports, the saved trace. */
 static int tool_report(struct osn_tool *t)
 {
 	const struct osn_tool_ops *ops = t->ops;
 
 	read_last(t);
-	if ((ops->finish && ops->finish(t)) || (ops->report && ops->report(t)))
+	if (t->have_causes) {
+		osn_causes_sort(&t->causes);
+		osn_decoder_name_culprits(&t->dec, &t->causes);
+	}
+	if (t->p->audit)
+		run_audit(t);
+	if ((ops->finish && ops->finish(t)) || (ops->report && ops->report(t)) ||
+	    write_report(t))
 		return -1;
 	warn_no_samples(t);
 	if (save_trace(t) ||
@@ -1108,6 +1312,11 @@ static int close_outputs(struct osn_tool *t, int ret)
 {
 	if (t->json_f)
 		fclose(t->json_f);
+	if (t->report_f)
+		fclose(t->report_f);
+	if (t->rep)
+		osn_report_free(t->rep);
+	free(t->rep);
 	if (t->trace_f && fclose(t->trace_f) && ret != 1) {
 		osn_warn("cannot write %s: %s", t->p->trace_file,
 			 strerror(errno));

@@ -14,9 +14,13 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "advise.h"
+#include "audit.h"
+#include "causes.h"
 #include "explain.h"
 #include "params.h"
 #include "render.h"
+#include "report.h"
 #include "session.h"
 #include "stats.h"
 #include "trace.h"
@@ -83,6 +87,12 @@ struct osn_tool {
 	bool have_stop_ev;
 	struct osn_explanation why;
 	bool have_why;
+	struct osn_causes causes;	/* --causes */
+	bool have_causes;
+	struct osn_sources sources;	/* --audit: the noise sources seen */
+	struct osn_audit audit;		/* --audit: read after the run */
+	struct osn_audit_task *audit_tasks;
+	bool have_audit;		/* audit read (osn_tool_audit()) */
 
 	uint64_t read_ns;		/* how often collection reads */
 	bool read_often;		/* set by start: read once a second */
@@ -97,6 +107,8 @@ struct osn_tool {
 	FILE *text;			/* stdout, or stderr with --json on stdout */
 	FILE *json_f;			/* --json=FILE, opened before the run */
 	FILE *trace_f;			/* -t FILE, opened before the run */
+	FILE *report_f;			/* --report FILE, opened before the run */
+	struct osn_report *rep;		/* --report's data, from collection on */
 	int cgroup_fd;			/* -C: its cgroup.procs, or -1 */
 	struct osn_saved {		/* saves per trace file: F, F.1, ... */
 		const char *file;
@@ -120,6 +132,11 @@ struct osn_tool {
 int osn_tool_main(const struct osn_tool_ops *ops, int argc, char **argv,
 		  int nr_cpus);
 
+/*
+ * The module was unloaded and loaded again under the run: write the run's
+ * knobs again, reload the event formats, ops->start.  -1 with osn_err().
+ */
+int osn_tool_resume(struct osn_tool *t);
 /* Read and dispatch the events waiting in the tool's instance. */
 int osn_tool_read(struct osn_tool *t);
 /* Fill the common part of a report. */

@@ -67,6 +67,10 @@ static int top_report(struct osn_tool *t)
 			    !osn_debug_level);
 	if (t->stopped)
 		osn_render_stop(t->text, info.why);
+	if (info.sources && !(t->p->json && !t->p->json_file))
+		osn_render_advice(t->text, info.sources);
+	if (info.causes && !(t->p->json && !t->p->json_file))
+		osn_render_causes(t->text, info.causes, t->cpus, t->ncpus, 10);
 	else if (info.events_lost && t->p->json && !t->p->json_file)
 		osn_render_lost(stderr, info.events_lost);
 	if (t->p->json) {

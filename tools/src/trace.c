@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "causes.h"
+#include "explain.h"
 #include "trace.h"
 #include "util.h"
 
@@ -74,6 +76,9 @@ static const struct ev_desc ev_desc[OSN_E_NR] = {
 		OSN_F_START, OSN_F_DURATION, NULL } },
 	[OSN_E_STOP] = { OSN_EV_STOP, NULL, {
 		OSN_F_REASON, OSN_F_VALUE, OSN_F_THRESHOLD, NULL } },
+	[OSN_E_CAUSE] = { OSN_EV_NOISE_CAUSE, OSN_F_ORIGIN_COMM, {
+		OSN_F_KIND, OSN_F_CLASS, OSN_F_START, OSN_F_FUNCTION,
+		OSN_F_ORIGIN_CPU, OSN_F_ORIGIN_PID, NULL } },
 };
 
 /*
@@ -159,6 +164,7 @@ void osn_decoder_free(struct osn_decoder *d)
 {
 	if (d->tep)
 		tep_free(d->tep);
+	free(d->syms);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -238,10 +244,141 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 		ev->stop.value = num(d, t, 1, record);
 		ev->stop.threshold = num(d, t, 2, record);
 		break;
+	case OSN_E_CAUSE:
+		ev->cause.kind = (int)num(d, t, 0, record);
+		ev->cause.cls = (int)num(d, t, 1, record);
+		ev->cause.start = num(d, t, 2, record);
+		ev->cause.function = num(d, t, 3, record);
+		ev->cause.origin_cpu = (int)num(d, t, 4, record);
+		ev->cause.origin_pid = (int)num(d, t, 5, record);
+		str_field(d, t, record, ev->cause.origin_comm,
+			  sizeof(ev->cause.origin_comm));
+		break;
 	default:
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The names of the causes' functions, from /proc/kallsyms, read once per
+ * batch of new addresses when something is to be named (a stop's
+ * explanation, the --causes tables): never at setup, so that a run whose
+ * stop is never hit pays nothing, and never a whole symbol table.
+ *
+ * Not libtraceevent's tep_parse_kallsyms() + tep_find_function(): they
+ * parse and sort all of the 100 000+ symbols, 0.3 s of CPU on a host and
+ * 5-9 s under TCG, at every start of a run that might name a function.  A
+ * cause's function is always a symbol's own address (the work, timer or
+ * call function pointer), so one pass over the file comparing addresses
+ * with the few wanted (exact match) names them all.
+ */
+static struct osn_sym *sym_slot(struct osn_decoder *d, uint64_t addr)
+{
+	struct osn_sym *n;
+
+	for (size_t i = 0; i < d->nsyms; i++)
+		if (d->syms[i].addr == addr)
+			return &d->syms[i];
+	if (d->nsyms == OSN_MAX_SYMS)
+		return NULL;	/* a bound: left as an address */
+	if (d->nsyms == d->capsyms) {
+		size_t cap = d->capsyms ? 2 * d->capsyms : 32;
+
+		n = realloc(d->syms, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		d->syms = n;
+		d->capsyms = cap;
+	}
+	n = &d->syms[d->nsyms++];
+	memset(n, 0, sizeof(*n));
+	n->addr = addr;
+	return n;
+}
+
+/* One pass over /proc/kallsyms for every address not looked up yet. */
+static void lookup_syms(struct osn_decoder *d)
+{
+	char line[512], name[sizeof(d->syms[0].name)];
+	size_t todo = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < d->nsyms; i++)
+		todo += !d->syms[i].looked;
+	if (!todo)
+		return;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		osn_debug("cannot read /proc/kallsyms: cause functions stay addresses");
+	while (f && todo && fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type;
+
+		if (sscanf(line, "%llx %c %63s", &addr, &type, name) != 3 || !addr)
+			continue;	/* kptr_restrict: every address is 0 */
+		for (size_t i = 0; i < d->nsyms; i++) {
+			struct osn_sym *y = &d->syms[i];
+
+			if (y->looked || y->addr != addr)
+				continue;
+			osn_strlcpy(y->name, name, sizeof(y->name));
+			y->looked = true;
+			todo--;
+		}
+	}
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i < d->nsyms; i++)	/* not found: an address */
+		d->syms[i].looked = true;
+}
+
+static void want_function(struct osn_decoder *d, uint64_t addr)
+{
+	if (addr)
+		sym_slot(d, addr);
+}
+
+static void name_function(struct osn_decoder *d, uint64_t addr, char *buf,
+			  size_t len)
+{
+	struct osn_sym *y;
+
+	if (!addr)
+		return;
+	y = sym_slot(d, addr);
+	if (y && y->name[0])
+		osn_strlcpy(buf, y->name, len);
+}
+
+void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x)
+{
+	for (size_t i = 0; i < x->nparts; i++)
+		for (size_t k = 0; k < x->parts[i].ncauses; k++)
+			want_function(d, x->parts[i].causes[k].c.function);
+	lookup_syms(d);
+	for (size_t i = 0; i < x->nparts; i++)
+		for (size_t k = 0; k < x->parts[i].ncauses; k++) {
+			struct osn_part_cause *pc = &x->parts[i].causes[k];
+
+			name_function(d, pc->c.function, pc->function_name,
+				      sizeof(pc->function_name));
+		}
+}
+
+void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs)
+{
+	for (int c = 0; c < cs->nr_cpus; c++)
+		for (size_t k = 0; k < cs->cpu[c].n; k++)
+			want_function(d, cs->cpu[c].culprits[k].c.function);
+	lookup_syms(d);
+	for (int c = 0; c < cs->nr_cpus; c++)
+		for (size_t k = 0; k < cs->cpu[c].n; k++) {
+			struct osn_culprit *u = &cs->cpu[c].culprits[k];
+
+			name_function(d, u->c.function, u->function_name,
+				      sizeof(u->function_name));
+		}
 }
 
 struct read_ctx {
@@ -276,7 +413,8 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 		tracefs_iterate_stop(rc->inst);
 	if (record->missed_events > 0)
 		rc->missed += record->missed_events;
-	if (osn_decode(rc->d, event, record, &ev))
+	/* a record of an event tracefs no longer has (osn.ko unloaded) */
+	if (!event || osn_decode(rc->d, event, record, &ev))
 		return 0;
 	rc->n++;
 	rc->cb(&ev, rc->ctx);

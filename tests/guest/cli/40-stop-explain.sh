@@ -29,14 +29,7 @@ run_until_irq_stop() {
 	for _try in 1 2 3; do
 		inject_start irq 1 "$ICOUNT" "$IDUR" "$IIV"
 		cli_start "$_out" "$@"
-		_n=0
-		while kill -0 $CLI_PID 2>/dev/null && [ $_n -lt 600 ]; do
-			sleep 0.1
-			_n=$((_n + 1))
-		done
-		kill -0 $CLI_PID 2>/dev/null && kill -INT $CLI_PID
-		wait $CLI_PID
-		RC=$?
+		cli_wait_end
 		echo stop >"$INJ/inject" 2>/dev/null
 		inject_wait 60
 		info "try $_try: osn $* -> $RC"

@@ -11,35 +11,7 @@
 # online CPUs (nproc counts those this shell may use: not isolcpus ones)
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
 [ "$NCPU" -ge 2 ] || skip "needs 2 CPUs (has $NCPU)"
-O=/tmp/osn-audit.out
-E=/tmp/osn-audit.err
-on_exit rm -f "$O" "$E"
-
-# audit ARGS...: osn audit ARGS > $O, 2> $E; RC is its exit status, which
-# must be 1 exactly when a check fails.
-audit() {
-	"$OSN" audit "$@" >"$O" 2>"$E"
-	RC=$?
-	[ -s "$E" ] && { cat "$E"; fail "osn audit $*: stderr not empty"; }
-	if grep -q '^fail  ' "$O"; then
-		assert_eq "$RC" 1 "exit status of osn audit $* with a failing check"
-	else
-		assert_eq "$RC" 0 "exit status of osn audit $* with no failing check"
-	fi
-}
-
-# line CHECK: the line of CHECK in $O
-line() {
-	grep -E "^(ok|warn|fail|n/a) +$1 " "$O"
-}
-
-# expect CHECK STATUS_ERE EVIDENCE_ERE
-expect() {
-	_l=$(line "$1")
-	[ -n "$_l" ] || { cat "$O"; fail "no line for $1"; }
-	info "$_l"
-	assert_match "$_l" "^($2) +$1 +$3" "$1"
-}
+. "$OSN_TESTS/guest/audit/audit.sh"
 
 # ---- bad settings, then good ones -------------------------------------------------
 # One audit (with the default CPUs) with an IRQ moved onto CPU 1,

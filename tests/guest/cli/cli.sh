@@ -63,6 +63,19 @@ cli_start() {
 	CLI_PID=$!
 }
 
+# cli_wait_end: wait (60 s at most) for the osn of cli_start to end by
+# itself (a stop, -d), then SIGINT it; RC is its exit status.
+cli_wait_end() {
+	_n=0
+	while kill -0 $CLI_PID 2>/dev/null && [ $_n -lt 600 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	kill -0 $CLI_PID 2>/dev/null && kill -INT $CLI_PID
+	wait $CLI_PID
+	RC=$?
+}
+
 # cli_is_collecting INSTANCE: the instance exists and workload threads run.
 cli_is_collecting() {
 	[ -d "$TFS/instances/$1" ] && [ "$(osn_nthreads)" -ge 1 ] &&
@@ -86,6 +99,22 @@ cli_wait_collecting() {
 		sleep 0.1
 	done
 	sleep "${2:-1}"
+}
+
+# cli_inject_collecting INSTANCE INJECT-ARGS...: once the osn of cli_start
+# collects in INSTANCE (30 s at most: setup is slow under TCG), and 0.5 s
+# more, inject_start INJECT-ARGS
+# (its sender: inject_status once it ended).  Injected only then: a noise
+# that began before osn's events were on has no cause to show, and the
+# module hooks the cause probes after it starts the workload threads
+# (osn_apply_state()), in its own work item.
+cli_inject_collecting() {
+	_inst=$1
+	shift
+	wait_for 30 cli_is_collecting "$_inst" ||
+		fail "osn did not start collecting ($_inst)"
+	sleep 0.5
+	inject_start "$@"
 }
 
 # cli_json FILE FILTER: jq -r FILTER FILE (fails the test on a jq error).

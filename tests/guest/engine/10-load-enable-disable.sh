@@ -9,7 +9,7 @@
 require_cpus 2
 eng_setup period_us=100000 runtime_us=50000
 
-for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop; do
+for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop noise_cause; do
 	[ -e "$(tfs events/osn/$ev/format)" ] || fail "no event osn/$ev"
 done
 # Each event's fields, in order, as include/osn/osn_abi.h lists them
@@ -23,7 +23,7 @@ abi_fields() {	# EVENT: the header's list (string literals joined)
 		END { gsub(/"[ \t\\]*"/, "", s); sub(/^[^"]*"/, "", s); sub(/".*/, "", s); print s }' "$abi"
 }
 fmt() { sed -n 's/^[[:space:]]*field:[^;]* \([a-z_]*\)\(\[[0-9]*\]\)\{0,1\};.*/\1/p' "$(tfs events/osn/$1/format)" | grep -v '^common_' | tr '\n' ' ' | sed 's/ $//'; }
-for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop; do
+for ev in sample_threshold irq_noise softirq_noise thread_noise nmi_noise sample stop noise_cause; do
 	want=$(abi_fields $ev)
 	[ -n "$want" ] || fail "no OSN_FIELDS for $ev in $abi"
 	assert_eq "$(fmt $ev)" "$want" "fields of osn/$ev (format file vs osn_abi.h)"

@@ -256,3 +256,19 @@ eng_check_no_double_count() {
 	       if (c > v["noise"] * 1.05 + 50000) { print "period explains " c " ns of " v["noise"] " ns noise: " $0; bad++ } }
 	     END { exit bad > 0 }' "$1" || fail "causes exceed the measured noise"
 }
+
+# ENG_CAUSE_FIELDS: the start of an awk program over trace lines that sets,
+# for each line, st (its start), and for a noise_cause line kd (kind), f
+# (function), oc (origin_cpu) and o (origin comm:pid).
+ENG_CAUSE_FIELDS='
+	{
+		st = ""; kd = ""; f = ""; oc = ""; o = ""
+		for (k = 1; k < NF; k++) {
+			if ($k == "start") st = $(k + 1)
+			if ($k == "noise_cause:") kd = $(k + 1)
+			if ($k == "function") f = $(k + 1)
+			if ($k == "origin_cpu") oc = $(k + 1)
+			if ($k == "origin") o = $(k + 1)
+		}
+	}
+'

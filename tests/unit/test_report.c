@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * the HTML report (report.c): page structure against the input.
+ *
+ * Also the report generator of tests/report/browser.sh (not a test then):
+ *   test_report --write FILE           the fixture below (2 CPUs, top)
+ *   test_report --write FILE --hist    the same with a histogram (osn hist)
+ *   test_report --write FILE --big     8 CPUs x 3600 periods x 10^6 samples
+ */
+#include "harness.h"
+#include "report.h"
+#include "fixtures.h"
+
+static struct osn_params params;
+static const int cpus2[] = { 0, 2 };
+
+static void info_for(struct osn_report_info *info, struct osn_report_meta *m)
+{
+	memset(&params, 0, sizeof(params));
+	params.cmd = OSN_CMD_TOP;
+	memset(info, 0, sizeof(*info));
+	info->params = &params;
+	info->elapsed_s = 10;
+	info->cpus_str = "0,2";
+	info->threshold_us = 1;
+	m->host = "host<&>\"'";
+	m->kernel = "6.1.0-test";
+	m->version = "0.1.0";
+	m->exit_reason = "-d reached";
+}
+
+static struct osn_event noise_ev(enum osn_ev_type t, int cpu, uint64_t dur,
+				 int id, const char *name)
+{
+	return fx_noise(t, cpu, 1000, 500, dur, id, name);
+}
+
+/* @periods periods on CPU 0 and 2, irq noise, a few named sources */
+static void feed(struct osn_report *r, unsigned periods)
+{
+	for (unsigned p = 0; p < periods; p++) {
+		for (int i = 0; i < 2; i++) {
+			struct osn_event e = fx_sample(cpus2[i], p, 1000000,
+						       5000 + p * 10, 1000 + p,
+						       100, 3);
+
+			e.s.count[OSN_CLASS_IRQ] = 2;
+			e.s.time[OSN_CLASS_IRQ] = 3000;
+			e.s.count[OSN_CLASS_THREAD] = 1;
+			e.s.time[OSN_CLASS_THREAD] = 2000 + i;
+			osn_report_event(r, &e);
+		}
+	}
+}
+
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
+/* the points="..." of the @k-th polyline */
+static size_t polyline_points(const char *s, size_t k)
+{
+	const char *p = s;
+	size_t n = 0;
+
+	for (size_t i = 0; i <= k; i++) {
+		p = strstr(p, "<polyline points=\"");
+		if (!p)
+			return 0;
+		p += strlen("<polyline points=\"");
+	}
+	for (; *p && *p != '"'; p++)
+		n += *p == ',';
+	return n;
+}
+
+static char *write_page(struct osn_report *r, bool stopped)
+{
+	struct osn_report_info info;
+	struct osn_report_meta m;
+	struct h_buf b;
+
+	info_for(&info, &m);
+	info.stopped = stopped;
+	r->period_us = 1000000;
+	r->runtime_us = 1000000;
+	CHECK_EQ(osn_report_write(h_open(&b), r, &info, &m), 0);
+	return h_close(&b);
+}
+
+TEST(page_top)
+{
+	struct osn_report r;
+	struct osn_event e;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 10);
+	e = noise_ev(OSN_E_THREAD, 2, 4100, 45, "<kworker>&\"'");
+	osn_report_event(&r, &e);
+	e = noise_ev(OSN_E_IRQ, 2, 1000, 236,
+		     "\xe3\x82\xbf\xe3\x82\xa4\xe3\x83\x9e");	/* タイマ */
+	osn_report_event(&r, &e);
+	e = noise_ev(OSN_E_SOFTIRQ, 2, 700, 1, NULL);
+	osn_report_event(&r, &e);
+	e = fx_sample(3, 0, 1000000, 1, 1, 1, 1);	/* not measured */
+	osn_report_event(&r, &e);
+	s = write_page(&r, false);
+	CHECK(!strncmp(s, "<!DOCTYPE html>", 15));
+	CHECK_HAS(s, "</html>\n");
+	CHECK(!strstr(s, "<script"));
+	CHECK(!strstr(s, "http"));
+	CHECK(!strstr(s, "<kworker>"));
+	CHECK_HAS(s, "&lt;kworker&gt;&amp;&quot;&#39;");
+	CHECK_HAS(s, "\xe3\x82\xbf\xe3\x82\xa4\xe3\x83\x9e");
+	CHECK_HAS(s, "TIMER");
+	CHECK_HAS(s, "host&lt;&amp;&gt;&quot;&#39;");
+	/* per CPU: a section, a time chart, a histogram chart */
+	CHECK_EQ(count(s, "<section class=\"cpu\""), 2);
+	CHECK_EQ(count(s, "class=\"chart time\""), 2);
+	CHECK_EQ(count(s, "class=\"chart hist\""), 2);
+	/* two polylines per CPU, one point per period */
+	CHECK_EQ(count(s, "<polyline"), 4);
+	CHECK_EQ(polyline_points(s, 0), 10);
+	CHECK_EQ(polyline_points(s, 3), 10);
+	/* top: max single 1000..1009 ns, all in [512, 1024): one bar per CPU */
+	CHECK_EQ(count(s, "class=\"bar\""), 2);
+	/* percentiles at the bucket's edge (1.024 us), capped to the max */
+	CHECK_HAS(s, "<td>10</td><td>1.009</td><td>1.009</td><td>1.009</td><td>1.009</td>");
+	/* class chart: IRQ and Thread on each CPU; source chart: 3 on CPU 2 */
+	CHECK_EQ(count(s, "class=\"seg "), 2 * 2 + 3);
+	CHECK_EQ(count(s, "class=\"chart source\""), 1);
+	/* no stop: no marker */
+	CHECK_EQ(count(s, "<circle"), 0);
+	/* the tables: 10 rows of points per CPU */
+	CHECK_EQ(count(s, "<table class=\"num time\">"), 2);
+	free(s);
+	osn_report_free(&r);
+}
+
+TEST(bounded_series)
+{
+	struct osn_report r;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 3600);
+	/* 3600 periods: points of 4 periods, 900 of them */
+	CHECK_EQ(r.cpus[0].per_point, 4);
+	CHECK_EQ(r.cpus[0].npts, 900);
+	/* a merged point keeps the worst: the last is of periods 3596..3599 */
+	CHECK_EQ(r.cpus[0].pts[899].noise, 5000 + 3599 * 10);
+	CHECK_EQ(r.cpus[0].pts[899].max_single, 1000 + 3599);
+	CHECK_EQ(r.cpus[0].pts[0].max_single, 1003);
+	osn_report_stop(&r, 2);
+	s = write_page(&r, true);
+	CHECK_EQ(polyline_points(s, 0), 900);
+	CHECK_EQ(count(s, "<circle"), 1);
+	CHECK_HAS(s, "each the worst of 4 periods");
+	CHECK_HAS(s, "<pre class=\"why\">");
+	free(s);
+	osn_report_free(&r);
+}
+
+static void make_hist(struct osn_hist *h, unsigned nrows)
+{
+	memset(h, 0, sizeof(*h));
+	h->bucket_ns = 1000;
+	h->entries = nrows;
+	h->nrows = nrows;
+	h->ncpus = 2;
+	h->cpus = calloc(2, sizeof(*h->cpus));
+	for (int i = 0; i < 2; i++) {
+		struct osn_hist_cpu *c = &h->cpus[i];
+
+		c->cpu = cpus2[i];
+		c->nrows = nrows;
+		c->rows = calloc(nrows, sizeof(*c->rows));
+		for (unsigned k = 0; k < nrows; k++) {
+			c->rows[k] = k % 3 ? 0 : 1000000 / (k + 1);
+			c->count += c->rows[k];
+		}
+		c->over = i;		/* CPU 2: one sample past the table */
+		c->count += c->over;
+		c->max = (uint64_t)nrows * 1000 + 5000;
+		c->pct[OSN_P50] = 1000;
+		c->pct[OSN_P99] = 50000;
+		c->pct[OSN_P999] = 900000;
+	}
+}
+
+static void free_hist(struct osn_hist *h)
+{
+	for (size_t i = 0; i < h->ncpus; i++)
+		free(h->cpus[i].rows);
+	free(h->cpus);
+}
+
+TEST(page_hist)
+{
+	struct osn_report r;
+	struct osn_hist h;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 5);
+	make_hist(&h, 40);
+	CHECK_EQ(osn_report_set_hist(&r, &h), 0);
+	s = write_page(&r, false);
+	/* 40 buckets (+ over on CPU 2): bars as they are */
+	CHECK_EQ(count(s, "class=\"bar\""), 40 + 41);
+	/* p50 p99 p99.9 max on each */
+	CHECK_EQ(count(s, "class=\"pct\""), 8);
+	CHECK_HAS(s, "every noise sample");
+	free(s);
+	free_hist(&h);
+	osn_report_free(&r);
+	/* 100000 buckets merge into OSN_REPORT_BARS */
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 5);
+	make_hist(&h, 100000);
+	CHECK_EQ(osn_report_set_hist(&r, &h), 0);
+	s = write_page(&r, false);
+	CHECK(count(s, "class=\"bar\"") <= 2 * OSN_REPORT_BARS);
+	CHECK(count(s, "class=\"bar\"") >= 2 * OSN_REPORT_BARS - 4);
+	free(s);
+	free_hist(&h);
+	osn_report_free(&r);
+}
+
+TEST(empty_cpu)
+{
+	struct osn_report r;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	s = write_page(&r, false);
+	CHECK_EQ(count(s, "No period was recorded"), 2);
+	CHECK_EQ(count(s, "<polyline"), 0);
+	CHECK_EQ(count(s, "class=\"chart class\""), 1);
+	CHECK_EQ(count(s, "class=\"chart source\""), 0);
+	free(s);
+	osn_report_free(&r);
+}
+
+TEST(stop_in_first_period)
+{
+	struct osn_report r;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	osn_report_stop(&r, 2);
+	s = write_page(&r, true);
+	/* CPU 0: nothing; CPU 2: an empty chart with the stop marked */
+	CHECK_EQ(count(s, "No period was recorded"), 1);
+	CHECK_EQ(count(s, "class=\"chart time\""), 1);
+	CHECK_EQ(count(s, "<circle"), 1);
+	CHECK_EQ(count(s, "<polyline"), 0);
+	CHECK_HAS(s, "Stop condition hit after period 0 (marked).");
+	free(s);
+	osn_report_free(&r);
+}
+
+/* ---- the generator ------------------------------------------------------------ */
+
+/* 8 CPUs, 3600 periods of 1 s, 10^6 samples in all; a hist of 10000 buckets */
+static int write_big(FILE *f, bool with_hist)
+{
+	static const int cpus8[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const char *names[] = { "local_timer:236", "kworker/3:1", "ksoftirqd/3",
+				"\xe3\x82\xbf\xe3\x82\xb9\xe3\x82\xaf", "<irq&'\">" };
+	struct osn_report_info info;
+	struct osn_report_meta m;
+	struct osn_report r;
+	struct osn_hist h;
+	int ret;
+
+	if (osn_report_init(&r, cpus8, 8, 8))
+		return 1;
+	r.period_us = r.runtime_us = 1000000;
+	for (unsigned p = 0; p < 3600; p++)
+		for (int c = 0; c < 8; c++) {
+			/* 10^6 / (8 * 3600) ~ 35 samples per period */
+			struct osn_event e = fx_sample(c, p, 1000000,
+						       35 * (2000 + p % 97 * 30),
+						       3000 + (p * 7919 + c * 31) % 90000,
+						       1000, 35);
+
+			e.s.count[OSN_CLASS_IRQ] = 30;
+			e.s.time[OSN_CLASS_IRQ] = 30 * 1500;
+			e.s.count[OSN_CLASS_THREAD] = 5;
+			e.s.time[OSN_CLASS_THREAD] = 5 * 4000 + c;
+			osn_report_event(&r, &e);
+			e = fx_noise(c == 3 ? OSN_E_THREAD : OSN_E_IRQ, c, p,
+				     0, 1500 + p % 7, 236, names[(p + c) % 5]);
+			osn_report_event(&r, &e);
+		}
+	osn_report_stop(&r, 5);
+	if (with_hist) {
+		memset(&h, 0, sizeof(h));
+		h.bucket_ns = 1000;
+		h.entries = h.nrows = 10000;
+		h.ncpus = 8;
+		h.cpus = calloc(8, sizeof(*h.cpus));
+		for (int c = 0; c < 8; c++) {
+			struct osn_hist_cpu *hc = &h.cpus[c];
+
+			hc->cpu = c;
+			hc->nrows = 10000;
+			hc->rows = calloc(10000, sizeof(*hc->rows));
+			for (unsigned k = 1; k < 10000; k++)
+				hc->rows[k] = 125000 / k / k;
+			for (unsigned k = 0; k < 10000; k++)
+				hc->count += hc->rows[k];
+			hc->max = 9999500;
+			hc->pct[OSN_P50] = 2000;
+			hc->pct[OSN_P99] = 60000;
+			hc->pct[OSN_P999] = 400000;
+		}
+		osn_report_set_hist(&r, &h);
+		free_hist(&h);
+	}
+	memset(&params, 0, sizeof(params));
+	params.cmd = with_hist ? OSN_CMD_HIST : OSN_CMD_TOP;
+	memset(&info, 0, sizeof(info));
+	info.params = &params;
+	info.elapsed_s = 3600;
+	info.cpus_str = "0-7";
+	info.threshold_us = 1;
+	info.stopped = true;
+	m.host = "big<synthetic>";
+	m.kernel = "6.1.0-test";
+	m.version = "0.1.0";
+	m.exit_reason = "stop condition hit";
+	ret = osn_report_write(f, &r, &info, &m);
+	osn_report_free(&r);
+	return ret ? 1 : 0;
+}
+
+static int generate(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "w");
+	struct osn_report_info info;
+	struct osn_report_meta m;
+	struct osn_report r;
+	struct osn_event e;
+	struct osn_hist h;
+	int ret;
+
+	if (!f)
+		return 1;
+	if (what && !strcmp(what, "--big")) {
+		ret = write_big(f, true);
+		return fclose(f) || ret;
+	}
+	osn_report_init(&r, cpus2, 2, 4);
+	r.period_us = r.runtime_us = 1000000;
+	feed(&r, 60);
+	e = noise_ev(OSN_E_THREAD, 2, 4100, 45, "<kworker>&\"'");
+	osn_report_event(&r, &e);
+	e = noise_ev(OSN_E_IRQ, 0, 1000, 236, "\xe3\x82\xbf\xe3\x82\xa4\xe3\x83\x9e");
+	osn_report_event(&r, &e);
+	if (what && !strcmp(what, "--hist")) {
+		make_hist(&h, 40);
+		osn_report_set_hist(&r, &h);
+		free_hist(&h);
+	}
+	info_for(&info, &m);
+	ret = osn_report_write(f, &r, &info, &m);
+	osn_report_free(&r);
+	return fclose(f) || ret ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "--write"))
+		return generate(argv[2], argc > 3 ? argv[3] : NULL);
+	RUN(page_top);
+	RUN(bounded_series);
+	RUN(page_hist);
+	RUN(empty_cpu);
+	RUN(stop_in_first_period);
+	return h_done(argv[0]);
+}
