@@ -343,6 +343,14 @@ TEST(monitor_options)
 	CHECK_EQ(parse(OSN_CMD_MONITOR, "--listen off"), 0);
 	CHECK(!p.listen);
 	CHECK_EQ(parse(OSN_CMD_MONITOR, "--interval 0"), -1);
+	/* nothing of a run that ends */
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "-s 10"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "-S 10"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "-t f.txt"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--on-end shell,command=true"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--json"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--report r.html"), -1);
+	CHECK_EQ(parse(OSN_CMD_MONITOR, "--audit"), -1);
 	/* top has no monitor options, and no options knob of its own */
 	CHECK_EQ(parse(OSN_CMD_TOP, "--textfile /d"), -1);
 	CHECK_EQ(parse(OSN_CMD_TOP, ""), 0);

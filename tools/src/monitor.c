@@ -315,9 +315,7 @@ static int monitor_init(struct osn_tool *t)
 {
 	struct monitor *mon;
 
-	if (t->stop_armed || t->p->trace_file || t->p->on_end.len ||
-	    t->p->on_threshold.len)
-		return osn_err("osn monitor runs until stopped and saves no trace: -s, -S, -a, -t and --on-end are for osn top");
+	/* osn_parse_args() refused the options of a run that ends */
 	mon = calloc(1, sizeof(*mon));
 	if (!mon || osn_metrics_init(&mon->m, t->nr_cpus)) {
 		free(mon);

@@ -306,6 +306,12 @@ static int check_common(const struct parse *ps)
 	if (p->json && p->json_file == NULL && p->trace_file &&
 	    !strcmp(p->trace_file, "-"))
 		return osn_err("-t - and --json both want stdout");
+	/* osn monitor runs until stopped and publishes metrics only */
+	if (p->cmd == OSN_CMD_MONITOR &&
+	    (p->stop_us || p->stop_total_us || p->trace_file ||
+	     p->on_end.len || p->on_threshold.len || p->json ||
+	     p->report_file || p->audit))
+		return osn_err("osn monitor runs until stopped and publishes metrics only: -s, -S, -a, -t, --on-threshold, --on-end, --json, --report and --audit are for osn top, hist and hwnoise");
 	return 0;
 }
 
