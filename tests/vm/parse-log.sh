@@ -115,6 +115,9 @@ function show_test(name,   i, n, from) {
 		else nbad++
 	}
 	if (!indmesg && cur != "") {
+		# the reason the test gave, shown on its FAIL line (the tail of a
+		# long output may be cut where the log is excerpted)
+		if ($0 ~ /^    FAIL: / && !(cur in why)) why[cur] = substr($0, 11)
 		nout[cur]++
 		out[cur, nout[cur]] = substr($0, 1, 5) == "    " ? substr($0, 5) : $0
 	}
@@ -167,7 +170,7 @@ END {
 	if (!quiet) {
 		for (i = 1; i <= nf; i++) {
 			n = fails[i]
-			printf "  FAIL %s%s%s\n", n, (n in ftime) ? " (" ftime[n] ")" : "", (n in note) ? ": " note[n] : ""
+			printf "  FAIL %s%s%s%s\n", n, (n in ftime) ? " (" ftime[n] ")" : "", (n in note) ? ": " note[n] : "", (n in why) ? ": " why[n] : ""
 			if (n in nout) show_test(n)
 		}
 		for (i = 1; i <= ns; i++) {
