@@ -281,6 +281,16 @@ void osn_stop_rearm(void)
 static void osn_stop_fire(const struct osn_config *cfg, unsigned int reason,
 			  u64 value_ns, u64 threshold_ns)
 {
+	/*
+	 * @cfg is the workload's snapshot from the start of its period.  A
+	 * knob written since re-armed the conditions (osn top restoring the
+	 * knobs as it exits): a threshold now off, or now higher, must not
+	 * turn tracing off behind the writer's back.
+	 */
+	if (!OSN_MUTANT(STOP_SNAPSHOT))
+		threshold_ns = osn_stop_threshold_ns(reason);
+	if (!threshold_ns || value_ns <= threshold_ns)
+		return;
 	if (!test_and_clear_bit(reason, &osn_stop_armed))
 		return;
 

@@ -56,6 +56,7 @@ struct osn_config {
 
 /* osn_params.c */
 void osn_config_snapshot(struct osn_config *cfg);
+u64 osn_stop_threshold_ns(unsigned int reason);
 void osn_config_cpus(struct cpumask *mask);
 bool osn_option_is_set(enum osn_option opt);
 int osn_params_validate(void);

@@ -85,6 +85,18 @@ void osn_config_snapshot(struct osn_config *cfg)
 	spin_unlock(&osn_cfg_lock);
 }
 
+/*
+ * The stop threshold of @reason as the knob says now (0: off), for a stop
+ * about to fire from a period that began under an older snapshot.
+ */
+u64 osn_stop_threshold_ns(unsigned int reason)
+{
+	u64 us = reason == OSN_STOP_SINGLE ? READ_ONCE(osn_stop_us) :
+					     READ_ONCE(osn_stop_total_us);
+
+	return us * NSEC_PER_USEC;
+}
+
 void osn_config_cpus(struct cpumask *mask)
 {
 	spin_lock(&osn_cfg_lock);

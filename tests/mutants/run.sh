@@ -31,6 +31,7 @@ IRQ_LONG_DROPPED|kernel|engine/20-attrib-irq cli/20-top-irq|hard IRQs longer tha
 SOFTIRQ_AS_IRQ|kernel|engine/21-attrib-softirq|softirq time accounted as IRQ time
 NO_NESTED|kernel|engine/24-attrib-nested|nested noise not subtracted from the noise it interrupted
 STOP_TOTAL_NEVER|kernel|cli/40-stop-explain|the stop condition on the period total never fires
+STOP_SNAPSHOT|kernel|engine/61-stop-knob-live|a stop fires on the threshold of its period'"'"'s start, not the knob as it is now
 HOTPLUG_NO_RESTART|kernel|engine/70-hotplug reliability/20-hotplug-storm|a CPU that comes back online gets no workload thread
 CLI_WRONG_CPU|cli|cli/20-top-irq|osn top adds a CPU'"'"'s periods to another CPU'"'"'s statistics
 JSON_UNITS|cli|cli/20-top-irq cli/60-json|JSON times in ns where us are promised
