@@ -79,8 +79,7 @@
 
 struct osn_origin_table {
 	raw_spinlock_t		lock;
-	unsigned int		next;		/* the slot to overwrite */
-	struct osn_origin	slot[OSN_ORIGINS];
+	struct osn_origin	slot[OSN_ORIGINS];	/* key NULL: free */
 };
 
 static DEFINE_PER_CPU(struct osn_origin_table, osn_origins);
@@ -127,7 +126,6 @@ void osn_cause_reset(void)
 
 		raw_spin_lock_irqsave(&t->lock, flags);
 		memset(t->slot, 0, sizeof(t->slot));
-		t->next = 0;
 		raw_spin_unlock_irqrestore(&t->lock, flags);
 		memset(per_cpu_ptr(&osn_cause_last_ipi, cpu), 0,
 		       sizeof(struct osn_cause_ipi));
@@ -138,11 +136,19 @@ void osn_cause_reset(void)
 
 /* ---- origins: recorded by the sender, on any CPU ---- */
 
-/* Whether osn measures @cpu now: only then is an origin worth keeping. */
+/*
+ * Whether osn measures @cpu: only then is an origin worth keeping.  With a
+ * workload, between two of its windows too: a work item queued (a task
+ * woken) just before a window opens runs in it, and its noise is timed.
+ */
 static bool osn_cause_cpu_measured(unsigned int cpu)
 {
-	return cpu < nr_cpu_ids &&
-	       osn_cpu_active(per_cpu_ptr(&osn_cpu_state, cpu));
+	struct osn_cpu *oc;
+
+	if (cpu >= nr_cpu_ids)
+		return false;
+	oc = per_cpu_ptr(&osn_cpu_state, cpu);
+	return READ_ONCE(oc->workload) || osn_cpu_active(oc);
 }
 
 /* Who is sending: the current task, or the interrupt it is in. */
@@ -166,7 +172,7 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 			      unsigned long function)
 {
 	struct osn_origin_table *t;
-	struct osn_origin *o = NULL;
+	struct osn_origin *o = NULL, *victim = NULL;
 	unsigned long flags;
 	unsigned int i;
 
@@ -175,15 +181,23 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 	t = per_cpu_ptr(&osn_origins, cpu);
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = 0; i < OSN_ORIGINS; i++) {
-		if (t->slot[i].key == key) {
-			o = &t->slot[i];
+		struct osn_origin *s = &t->slot[i];
+
+		if (s->key == key) {
+			o = s;
 			break;
 		}
+		/*
+		 * Else a free slot, or the oldest record: records that are
+		 * never taken (a timer cancelled, a task woken elsewhere)
+		 * age out before the ones still in flight.
+		 */
+		if (!victim || (victim->key &&
+				(!s->key || s->stamp_ns < victim->stamp_ns)))
+			victim = s;
 	}
-	if (!o) {
-		o = &t->slot[t->next];
-		t->next = (t->next + 1) % OSN_ORIGINS;
-	}
+	if (!o)
+		o = victim;
 	o->key = key;
 	o->function = function;
 	o->stamp_ns = ktime_get_mono_fast_ns();
