@@ -1,7 +1,7 @@
 #!/bin/sh
 # timeout: 420
 # Bounded fuzz of every knob while osn measures CPU 1: REL_FUZZ_N writes per
-# knob (default 200), half random bytes from /dev/urandom (1-64 bytes; one
+# knob (default 150), half random bytes from /dev/urandom (1-64 bytes; one
 # in ten with NULs, written by dd in one write), half random strings over the
 # knob's own alphabet (digits and signs, cpulist characters, option names
 # and junk words).  A rejected write must leave the knob and the workload
@@ -11,7 +11,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
-N=${REL_FUZZ_N:-200}
+N=${REL_FUZZ_N:-150}
 require_cpus 2
 rel_setup
 rel_knobs_measure

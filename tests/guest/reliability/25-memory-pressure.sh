@@ -2,7 +2,7 @@
 # timeout: 240
 # Memory pressure while osn measures CPU 1: stress-ng --vm holds 60% of the
 # available memory and churns another 15% (page cache dropped, reclaim) while
-# REL_MEM_INJ (default 60) x 200 us stalls are injected on CPU 1 in hard
+# REL_MEM_INJ (default 40) x 200 us stalls are injected on CPU 1 in hard
 # IRQ context, then as many in softirq context.  osn must keep its thread
 # and its samples, and still explain >= 95% of the injections: each one
 # (timestamped by a filtered hrtimer_expire_entry event) must lie inside an
@@ -59,7 +59,7 @@ on_exit "kill $stress"
 sleep 2
 rel_meminfo
 info "[$(rel_elapsed)s] MemAvailable $REL_MEMAVAIL kB: injecting"
-NINJ=${REL_MEM_INJ:-60}
+NINJ=${REL_MEM_INJ:-40}
 minavail=$avail0
 # phase CTX: NINJ x 200 us in CTX on CPU 1, 50 ms apart, under pressure.
 phase() {
