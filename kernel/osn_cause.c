@@ -300,7 +300,7 @@ void osn_cause_thread_in(struct osn_cpu *oc, struct task_struct *next)
 	struct osn_cause_work *cw = this_cpu_ptr(&osn_cause_cur_work);
 	struct osn_origin o;
 
-	if (osn_origin_take(next, 0, &o))
+	if (osn_origin_take(next, (unsigned long)next->pid, &o))
 		trace_noise_cause(OSN_CAUSE_WAKEUP, OSN_CLASS_THREAD,
 				  oc->thread.arrival_ns, 0, &o);
 	/*
@@ -316,10 +316,15 @@ void osn_cause_thread_in(struct osn_cpu *oc, struct task_struct *next)
 
 /* ---- the probes (osn_probes.c's cause table) ---- */
 
-/* In the waker's context; task_cpu() is where @p will run, or ran. */
+/*
+ * In the waker's context; task_cpu() is where @p will run, or ran.  The
+ * pid goes with the key: a record left by a task that never ran here again
+ * (it exited, or was woken onto another CPU) must not match a new task
+ * that got its task_struct.
+ */
 void osn_probe_cause_waking(void *data, struct task_struct *p)
 {
-	osn_origin_record(task_cpu(p), p, 0);
+	osn_origin_record(task_cpu(p), p, (unsigned long)p->pid);
 }
 OSN_PROBE_TYPECHECK(sched_waking, osn_probe_cause_waking);
 

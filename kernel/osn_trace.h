@@ -51,7 +51,10 @@ struct osn_sample {
  */
 struct osn_origin {
 	const void	*key;		/* the task, work, timer, hrtimer or csd */
-	unsigned long	function;	/* what it will run (0 for a wake-up) */
+	unsigned long	function;	/* what it will run; for a wake-up the
+					 * woken task's pid: a task_struct
+					 * reused by a new task is no match
+					 */
 	u64		stamp_ns;	/* ktime_get_mono_fast_ns() at the record */
 	int		cpu;
 	pid_t		pid;		/* -1: an interrupt */
