@@ -301,6 +301,8 @@ static int __init osn_init(void)
 	if (ret)
 		return ret;
 
+	/* The origin tables' locks, before a run can hook the cause probes. */
+	osn_cause_init();
 	osn_params_init(osn_request_restart);
 	spin_lock(&osn_kick_lock);
 	osn_accepting = true;
