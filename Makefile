@@ -21,6 +21,8 @@
 #   make checkpatch           checkpatch --strict on kernel/ (also in check-host)
 #   make debug-kernel         build the debug kernel (lockdep, KASAN, ...): tests/debug/
 #   make check-debug          the engine and reliability suites on it
+#   make intree-kernel        the debug kernel with osn built in (CONFIG_OSN_TRACER=y)
+#   make check-intree         the tracer and CLI suites on it: tests/intree/
 
 KDIR	?= /lib/modules/$(shell uname -r)/build
 PREFIX	?= /usr/local
@@ -34,7 +36,8 @@ export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
 	check check-host check-vm demo bench soak sparse W1 deps module-for \
-	check-mutants checkpatch debug-kernel check-debug deb
+	check-mutants checkpatch debug-kernel check-debug intree-kernel \
+	check-intree deb
 
 all: module tools
 
@@ -74,6 +77,12 @@ debug-kernel:
 
 check-debug:
 	tests/debug/run.sh
+
+intree-kernel:
+	tests/intree/build-kernel.sh
+
+check-intree:
+	tests/intree/run.sh
 
 check-host:
 	tests/run-host.sh

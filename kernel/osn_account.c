@@ -296,6 +296,7 @@ static void osn_stop_fire(const struct osn_config *cfg, unsigned int reason,
 
 	trace_stop(reason, value_ns, threshold_ns);
 	tracing_off();
+	osn_tracer_stop();
 
 	if (test_bit(OSN_OPTION_PANIC_ON_STOP, &cfg->options))
 		panic("osn: stop tracing hit on cpu %d\n",
@@ -365,6 +366,7 @@ void osn_period_end(struct osn_cpu *oc, const struct osn_config *cfg,
 #undef OSN_DELTA
 
 	trace_sample(&s);
+	osn_tracer_sample(&s);
 
 	/* (Mutant STOP_TOTAL_NEVER: the stop on the total never fires.) */
 	if (!OSN_MUTANT(STOP_TOTAL_NEVER) &&

@@ -12,6 +12,8 @@
  *		  (osn:noise_cause), from probes hooked only while that
  *		  event is enabled (osn_cause.h)
  * osn_trace.c	  the osn:* trace events (CREATE_TRACE_POINTS)
+ * osn_tracer.c	  built into a kernel only: the ftrace tracer "osn" and
+ *		  tracefs osn/ (the one file that differs between the builds)
  *
  * Calls go one way: main -> params, probes, workload, account;
  * probes and workload -> account; params -> account.  A knob write that
@@ -63,6 +65,9 @@ int osn_params_validate(void);
 /* What osn_main.c does when a knob needs new threads. */
 typedef void (*osn_restart_t)(void);
 void osn_params_init(osn_restart_t restart);
+/* Every knob's module parameter, NULL-terminated (tracefs osn/). */
+struct kernel_param;
+extern const struct kernel_param *const osn_knob_params[];
 
 /*
  * Deliberate bugs for `make check-mutants` (tests/mutants/run.sh), each
@@ -91,5 +96,19 @@ void osn_causes_unhook(void);
 
 /* osn_cause.c */
 void osn_cause_init(void);
+
+/*
+ * osn_tracer.c, only in a kernel built with CONFIG_OSN_TRACER=y: the
+ * per-period line into the tracer's instances, and their stop.  A module
+ * has no tracer: nothing to do.
+ */
+struct osn_sample;
+#ifdef OSN_TRACER_BUILTIN	/* kernel/Kbuild: CONFIG_OSN_TRACER=y in tree */
+void osn_tracer_sample(const struct osn_sample *s);
+void osn_tracer_stop(void);
+#else
+static inline void osn_tracer_sample(const struct osn_sample *s) { }
+static inline void osn_tracer_stop(void) { }
+#endif
 
 #endif /* _OSN_INTERNAL_H */

@@ -51,6 +51,8 @@ static struct cpumask osn_cpus_list;
  * and need no restart: nothing runs yet.
  */
 static osn_restart_t osn_restart_cb;
+/* Set once init checked the knobs together: cross-knob rules apply. */
+static bool osn_params_live;
 
 static const char * const osn_option_names[OSN_OPTION_NR] = {
 	[OSN_OPTION_WORKLOAD]		= OSN_OPT_WORKLOAD,
@@ -62,6 +64,8 @@ static const char * const osn_option_names[OSN_OPTION_NR] = {
 void osn_params_init(osn_restart_t restart)
 {
 	WRITE_ONCE(osn_restart_cb, restart);
+	if (restart)
+		WRITE_ONCE(osn_params_live, true);
 }
 
 static void osn_request_restart(void)
@@ -121,13 +125,14 @@ static void osn_knob_written(void)
 /* ---- numeric knobs ---- */
 
 /*
- * While the module is loading, its parameters are set in command-line
- * order: only check each value on its own then, the combination is
- * checked by osn_params_validate().
+ * While osn is loading, its parameters are set in command-line order
+ * (insmod's, or the kernel's when built in): only check each value on its
+ * own then, the combination is checked by osn_params_validate().  Not
+ * THIS_MODULE->state: built in, THIS_MODULE is NULL.
  */
 static bool osn_params_loading(void)
 {
-	return THIS_MODULE->state != MODULE_STATE_LIVE;
+	return !READ_ONCE(osn_params_live);
 }
 
 /* Each numeric knob checks a candidate value against the others. */
@@ -441,3 +446,18 @@ static const struct kernel_param_ops osn_options_ops = {
 module_param_cb(options, &osn_options_ops, NULL, 0644);
 MODULE_PARM_DESC(options,
 		 "OSNOISE_WORKLOAD PANIC_ON_STOP OSNOISE_PREEMPT_DISABLE OSNOISE_IRQ_DISABLE; NO_<name> clears, DEFAULTS resets");
+
+/*
+ * The knobs in the order tracefs osn/ lists them when osn is built into a
+ * kernel (osn_tracer.c): the files call these very parameters' ops.
+ */
+const struct kernel_param *const osn_knob_params[] = {
+	&__param_cpus,
+	&__param_period_us,
+	&__param_runtime_us,
+	&__param_threshold_us,
+	&__param_stop_tracing_us,
+	&__param_stop_tracing_total_us,
+	&__param_options,
+	NULL
+};

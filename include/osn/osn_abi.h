@@ -25,6 +25,13 @@
 #define OSN_MODULE_NAME		"osn"
 #define OSN_EVENT_SYSTEM	"osn"
 #define OSN_PARAM_DIR		"/sys/module/osn/parameters"
+/*
+ * Built into a kernel (CONFIG_OSN_TRACER=y), osn is also the ftrace tracer
+ * "osn" and tracefs has the knobs (not the read-only reports below) as
+ * files in this directory; they share the module parameters' rules.
+ */
+#define OSN_TRACER_NAME		"osn"
+#define OSN_TRACER_DIR		"osn"
 /* Read-only: the tracepoints this kernel lacks, comma-separated. */
 #define OSN_PARAM_UNMEASURED	"unmeasured"
 /* Read-only: negative durations seen since load (always 0, or a bug). */

@@ -167,17 +167,53 @@ mod_loaded() {
 	grep -q "^$1 " /proc/modules
 }
 
+# osn_builtin: osn is built into this kernel (tests/intree/): its
+# parameters are there with no module loaded.
+osn_builtin() {
+	[ -d "$OSN_PARAMS" ] && ! mod_loaded osn
+}
+
 # osn_load [PARAM=VAL...]: insmod osn.ko (skips the test if not built);
-# unloaded again at exit.
+# unloaded again at exit.  Built in, osn is always there: the PARAMs are
+# written to its knobs instead, and put back to the defaults at exit.
 osn_load() {
+	if osn_builtin; then
+		osn_knobs_default
+		on_exit osn_unload
+		# insmod checks the knobs together once they are all set; one
+		# at a time, runtime <= period must hold at every step: start
+		# from the shortest runtime and retry what a later value allows.
+		echo 100 >"$OSN_PARAMS/runtime_us"
+		_later=
+		for _kv in "$@"; do
+			echo "${_kv#*=}" >"$OSN_PARAMS/${_kv%%=*}" 2>/dev/null ||
+				_later="$_later $_kv"
+		done
+		for _kv in $_later; do
+			echo "${_kv#*=}" >"$OSN_PARAMS/${_kv%%=*}" ||
+				fail "osn (built in): cannot set $_kv"
+		done
+		case " $* " in
+		*" runtime_us="*) ;;
+		*) echo 1000000 >"$OSN_PARAMS/runtime_us" ;;
+		esac
+		return 0
+	fi
 	require_ko osn
 	mod_loaded osn && fail "osn already loaded (a previous test leaked it)"
 	insmod "$OSN_KO/osn.ko" "$@" || fail "insmod osn.ko $*"
 	on_exit osn_unload
 }
 
-# osn_unload: rmmod osn if loaded.
+# osn_unload: rmmod osn if loaded; built in, stop what a test may have
+# left running (the osn tracer at the top level) and reset the knobs.
 osn_unload() {
+	if osn_builtin; then
+		[ "$(cat "$TFS/current_tracer" 2>/dev/null)" = osn ] &&
+			echo nop >"$TFS/current_tracer"
+		osn_knobs_default
+		return 0
+	fi
 	mod_loaded osn || return 0
 	rmmod osn
 }

@@ -26,6 +26,7 @@ kernel_release() {
 	trixie|trixie-rt)		echo trixie ;;
 	forky|forky-rt)			echo forky ;;
 	debug)				echo bookworm ;;	# tests/debug/
+	intree)				echo bookworm ;;	# tests/intree/
 	*)				return 1 ;;
 	esac
 }
@@ -38,6 +39,7 @@ kernel_suffix() {
 	6.12)		echo 6.12-amd64 ;;
 	6.12-rt)	echo 6.12-rt-amd64 ;;
 	debug)		echo debug ;;	# built, not fetched: tests/debug/build-kernel.sh
+	intree)		echo intree ;;	# built, not fetched: tests/intree/build-kernel.sh
 	*-rt)		kernel_release "$1" >/dev/null && echo rt-amd64 ;;
 	*)		kernel_release "$1" >/dev/null && echo amd64 ;;
 	esac

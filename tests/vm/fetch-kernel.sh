@@ -204,6 +204,11 @@ for k in "$@"; do
 		"$OSN_ROOT/tests/debug/build-kernel.sh"
 		continue
 	fi
+	# So is the debug kernel with osn built in.
+	if [ "$k" = intree ]; then
+		"$OSN_ROOT/tests/intree/build-kernel.sh"
+		continue
+	fi
 	(
 		flock 9
 		fetch_one "$k"

@@ -111,7 +111,7 @@ static void read_record(int fd, struct record *r)
 
 	memset(r, 0, sizeof(*r));
 	r->top_tracing_on = -1;
-	osn_knobs_init(&r->knobs, OSN_PARAM_DIR);
+	osn_knobs_init(&r->knobs, osn_knob_dir());
 	n = pread(fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0)
 		return;
@@ -164,7 +164,7 @@ static void recover(const struct record *r)
 	for (int i = 0; all_instances[i]; i++)
 		if (osn_instance_remove(all_instances[i]))
 			osn_err_print();
-	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&k))
+	if (!access(osn_knob_dir(), F_OK) && osn_knobs_restore(&k))
 		osn_err_print();
 	if (r->top_tracing_on == 1)
 		tracefs_trace_on(NULL);
@@ -179,7 +179,7 @@ int osn_session_begin(struct osn_session *s, const char *tool)
 	s->fd = -1;
 	s->tool = tool;
 	s->top_tracing_on = -1;
-	osn_knobs_init(&s->knobs, OSN_PARAM_DIR);
+	osn_knobs_init(&s->knobs, osn_knob_dir());
 	lock_path(s->path, sizeof(s->path));
 
 	for (int tries = 0; tries < 10; tries++) {
@@ -282,7 +282,7 @@ int osn_session_end(struct osn_session *s)
 		if (osn_instance_remove(s->instances[i]))
 			ret = osn_err_keep_first(first);
 	s->ninstances = 0;
-	if (!access(OSN_PARAM_DIR, F_OK) && osn_knobs_restore(&s->knobs))
+	if (!access(osn_knob_dir(), F_OK) && osn_knobs_restore(&s->knobs))
 		ret = osn_err_keep_first(first);
 	if (s->top_tracing_on == 1)
 		wait_workload_gone();

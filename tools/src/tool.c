@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,18 +285,19 @@ static const char *run_options(const struct osn_tool *t)
 
 static void check_options_knob(const struct osn_tool *t)
 {
-	char buf[512];
+	char buf[512], path[PATH_MAX];
 	FILE *f;
 
 	if (run_options(t))	/* the run sets the workload option itself */
 		return;
-	f = fopen(OSN_PARAM_DIR "/" OSN_KNOB_OPTIONS, "r");
+	snprintf(path, sizeof(path), "%s/%s", osn_knob_dir(), OSN_KNOB_OPTIONS);
+	f = fopen(path, "r");
 	if (!f)
 		return;
 	if (fgets(buf, sizeof(buf), f) &&
 	    strstr(buf, "NO_" OSN_OPT_WORKLOAD))
 		osn_warn("the module's options have NO_%s: no workload runs, nothing will be measured (echo %s > %s/%s)",
-			 OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, OSN_PARAM_DIR,
+			 OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, osn_knob_dir(),
 			 OSN_KNOB_OPTIONS);
 	fclose(f);
 }
@@ -1199,7 +1201,7 @@ static void warn_no_samples(const struct osn_tool *t)
 	else if (t->elapsed_s * 1000000 >= 2 * t->p->period_us + 1000000)
 		osn_warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
 			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
-			 (unsigned long long)t->elapsed_s, OSN_PARAM_DIR,
+			 (unsigned long long)t->elapsed_s, osn_knob_dir(),
 			 OSN_KNOB_OPTIONS);
 }
 

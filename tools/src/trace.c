@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,34 @@ int osn_check_env(void)
 			       OSN_MODULE_NAME, OSN_EVENT_SYSTEM, OSN_MODULE_NAME,
 			       OSN_MODULE_NAME);
 	return 0;
+}
+
+/*
+ * Where the knobs are: tracefs osn/ when osn is built into the kernel as a
+ * tracer (kernel/osn_tracer.c), else the module parameters.  Both files of
+ * a knob call the same kernel code, so either would do; the tracer's is
+ * the interface of record on such a kernel.  Decided once per process.
+ */
+const char *osn_knob_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *tfs;
+	char probe[PATH_MAX + 16];
+
+	if (dir[0])
+		return dir;
+	tfs = tracefs_tracing_dir();
+	if (tfs) {
+		snprintf(probe, sizeof(probe), "%s/%s/%s", tfs, OSN_TRACER_DIR,
+			 OSN_KNOB_PERIOD_US);
+		if (!access(probe, F_OK)) {
+			snprintf(dir, sizeof(dir), "%s/%s", tfs, OSN_TRACER_DIR);
+			osn_debug("knobs: the built-in tracer's %s", dir);
+			return dir;
+		}
+	}
+	osn_strlcpy(dir, OSN_PARAM_DIR, sizeof(dir));
+	return dir;
 }
 
 /* ---- decoding ----------------------------------------------------------------- */

@@ -21,6 +21,8 @@
 
 /* Root, tracefs (mounted via libtracefs if needed), module loaded. */
 int osn_check_env(void);
+/* The knobs' directory: tracefs osn/ (built-in tracer) or the module's. */
+const char *osn_knob_dir(void);
 
 /* Decodes osn records into struct osn_event. */
 /* A cause's function and its name ("" when /proc/kallsyms has none). */
