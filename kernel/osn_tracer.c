@@ -215,7 +215,7 @@ static void osn_tracer_print_header(struct seq_file *s)
 	seq_puts(s, "#                              |||| /                         ");
 	seq_puts(s, "                    SINGLE      Interference counters:\n");
 	seq_puts(s, "#                              |||||               RUNTIME   ");
-	seq_puts(s, "   NOISE  %% OF CPU  NOISE    +-----------------------------+\n");
+	seq_puts(s, "   NOISE   % OF CPU  NOISE    +-----------------------------+\n");
 	seq_puts(s, "#           TASK-PID      CPU# |||||   TIMESTAMP    IN US    ");
 	seq_puts(s, "   IN US  AVAILABLE  IN US     HW    NMI    IRQ   SIRQ THREAD\n");
 	seq_puts(s, "#              | |         |   |||||      |           |      ");

@@ -70,6 +70,7 @@ const char *osn_knob_dir(void)
 		}
 	}
 	osn_strlcpy(dir, OSN_PARAM_DIR, sizeof(dir));
+	osn_debug("knobs: the module's %s", dir);
 	return dir;
 }
 
