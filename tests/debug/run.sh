@@ -14,7 +14,10 @@
 # fails the run (parse-log.sh).  Not part of `make check`
 # (Documentation/reliability.md says why, and gives the last result).
 #
-# Environment: as tests/vm/run-kernel.sh (OSN_TESTS_FILTER, OSN_VM_MEM...).
+# The whole suite (no FILTER) runs as two VMs at once on a host with 2
+# cores or more, one on engine/, injector/, vm/ and faults/, the other on
+# reliability/ and cli/ (build/vm/debug-{a,b}/); OSN_DEBUG_SPLIT=0 runs
+# one VM.  Environment: as tests/vm/run-kernel.sh (OSN_VM_MEM...).
 # Ends with run-kernel.sh's OSN-RESULT line and "N passed, N failed".
 set -euo pipefail
 . "$(dirname "$0")/../vm/common.sh"
@@ -35,11 +38,38 @@ export OSN_VM_ENV="${OSN_VM_ENV:-} OSN_TIMEOUT_SCALE=${OSN_TIMEOUT_SCALE:-5}"
 # Everything runs several times slower under KASAN and lockdep.
 export OSN_VM_TIMEOUT=${OSN_VM_TIMEOUT:-10800}
 rc=0
-"$OSN_ROOT/tests/vm/run-kernel.sh" debug "$@" 2>&1 | tee "$OSN_BUILD/debug/run.log" || rc=$?
-line=$(grep -o 'OSN-RESULT .*' "$OSN_BUILD/debug/run.log" | tail -n 1)
-p=$(echo "$line" | sed -n 's/.* pass=\([0-9]*\).*/\1/p')
-f=$(echo "$line" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')
-grep -h 'OSN-FAULT' "$OSN_BUILD/vm/debug/console.log" 2>/dev/null | sed 's/^ *//' >"$OSN_BUILD/debug/faults.txt" || true
+if [ $# -eq 0 ] && [ "$(nproc)" -ge 2 ] && [ "${OSN_DEBUG_SPLIT:-1}" = 1 ]; then
+	# The whole suite: two VMs at once, one host core each (TCG runs
+	# single-threaded), on two halves of about the same guest time.
+	half() {	# name filter...
+		local n=$1
+		shift
+		OSN_VM_WORK=$OSN_BUILD/vm/debug-$n \
+			"$OSN_ROOT/tests/vm/run-kernel.sh" debug "$@" >"$OSN_BUILD/debug/run-$n.log" 2>&1
+	}
+	note "debug: two VMs: engine, injector, vm, faults | reliability, cli (logs $OSN_BUILD/debug/run-{a,b}.log)"
+	half a engine/ injector/ vm/ faults/ &
+	pa=$!
+	half b reliability/ cli/ &
+	pb=$!
+	wait $pa || rc=$?
+	wait $pb || rc=$?
+	cat "$OSN_BUILD/debug/run-a.log" "$OSN_BUILD/debug/run-b.log" >"$OSN_BUILD/debug/run.log"
+	grep -E 'OSN-TEST: FAIL|OSN-RESULT' "$OSN_BUILD/debug/run.log" >&2 || true
+	consoles="$OSN_BUILD/vm/debug-a/console.log $OSN_BUILD/vm/debug-b/console.log"
+else
+	"$OSN_ROOT/tests/vm/run-kernel.sh" debug "$@" 2>&1 | tee "$OSN_BUILD/debug/run.log" || rc=$?
+	consoles=$OSN_BUILD/vm/debug/console.log
+fi
+p=0 f=0 n=0
+while read -r line; do
+	n=$((n + 1))
+	p=$((p + $(echo "$line" | sed -n 's/.* pass=\([0-9]*\).*/\1/p')))
+	f=$((f + $(echo "$line" | sed -n 's/.* fail=\([0-9]*\).*/\1/p')))
+done < <(grep -o 'OSN-RESULT .*' "$OSN_BUILD/debug/run.log")
+[ "$n" -gt 0 ] || f=1
+# shellcheck disable=SC2086
+grep -h 'OSN-FAULT' $consoles 2>/dev/null | sed 's/^ *//' >"$OSN_BUILD/debug/faults.txt" || true
 note "debug: $(cat "$OSN_KCACHE/debug/kver") built in $(cat "$OSN_KCACHE/debug/build-seconds" 2>/dev/null || echo '?') s; run $(( $(now_s) - t0 )) s; fault table in $OSN_BUILD/debug/faults.txt"
 echo "${p:-0} passed, ${f:-1} failed"
 exit $rc
