@@ -179,6 +179,11 @@ static int osn_tracer_init(struct trace_array *tr)
 		return -ENOMEM;
 	inst->tr = tr;
 	list_add_tail_rcu(&inst->list, &osn_tracer_instances);
+	/*
+	 * Save the comms, as the function tracer does: the lines then say
+	 * "osn/1-108" where upstream osnoise's say "<...>-108".
+	 */
+	tracing_start_cmdline_record();
 	/* One more user: the run starts as for an enabled osn event. */
 	return osn_event_reg();
 }
@@ -201,6 +206,7 @@ static void osn_tracer_reset(struct trace_array *tr)
 	/* A period's line may be going into this instance's buffer now. */
 	synchronize_rcu();
 	kfree(found);
+	tracing_stop_cmdline_record();
 	osn_event_unreg();
 }
 

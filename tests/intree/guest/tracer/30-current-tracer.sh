@@ -4,7 +4,8 @@
 # writes one line per CPU and period into the buffer, under upstream
 # osnoise's header: runtime about runtime_us, noise <= runtime, the %
 # available computed from them, max single noise <= noise.  The raw option
-# prints the same numbers bare.  echo nop stops the workload.
+# prints the same numbers bare.  The lines name the thread (osn/1-PID:
+# the tracer saves comms; upstream prints <...>).  echo nop stops it.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/intree/guest/tracer/tracer.sh"
@@ -37,6 +38,8 @@ bad=$(awk '{
 		print
 	}' /tmp/tr_lines)
 [ -z "$bad" ] || fail "inconsistent period lines: $(echo "$bad" | head -n 3)"
+# the tracer saves the comms: the lines name the workload thread
+assert_eq "$(awk '$1 !~ /^osn\/1-[0-9]+$/' /tmp/tr_lines | head -n 3)" "" "lines not from osn/1"
 
 # the raw option: the same fields, no header, no percentage
 echo 1 >"$t/options/raw"
