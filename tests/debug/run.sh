@@ -28,11 +28,14 @@ t0=$(now_s)
 # The fail-nth helper, a host binary the guest runs.
 mkdir -p "$OSN_BUILD/debug"
 gcc -Wall -Wextra -Werror -O2 -o "$OSN_BUILD/debug/osn-failnth" "$OSN_ROOT/tests/debug/failnth.c"
+# ... and its whole-program form, preloaded into osn (faults/30-osn-top).
+gcc -Wall -Wextra -Werror -O2 -shared -fPIC -o "$OSN_BUILD/debug/osn-failnth.so" \
+	"$OSN_ROOT/tests/debug/failnth-preload.c"
 
 # KASAN's shadow and kmemleak's pool want more than the 1 GiB default.
 export OSN_VM_MEM=${OSN_VM_MEM:-2048}
 export OSN_GUEST_DIR=debug/guest
-export OSN_VM_BINS="${OSN_VM_BINS:-} $OSN_BUILD/debug/osn-failnth"
+export OSN_VM_BINS="${OSN_VM_BINS:-} $OSN_BUILD/debug/osn-failnth $OSN_BUILD/debug/osn-failnth.so"
 # Tests run 3-10 times slower under KASAN and lockdep: scale their limits.
 export OSN_VM_ENV="${OSN_VM_ENV:-} OSN_TIMEOUT_SCALE=${OSN_TIMEOUT_SCALE:-5}"
 # Everything runs several times slower under KASAN and lockdep.
