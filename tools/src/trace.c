@@ -29,9 +29,15 @@ int osn_check_env(void)
 
 	if (geteuid() != 0)
 		return osn_err("must be run as root (tracefs and the module's knobs are root-only)");
+	/*
+	 * Say why it was not found: tracefs may well be mounted, with the
+	 * read of /proc/mounts failing (faults/30 makes it fail).
+	 */
+	errno = 0;
 	r = tracefs_tracing_dir_is_mounted(true, &path);
 	if (r < 1 || !tracefs_tracing_dir())
-		return osn_err("tracefs is not mounted and mounting it failed: run 'mount -t tracefs nodev /sys/kernel/tracing'");
+		return osn_err("no mounted tracefs found, and mounting it failed (%s): run 'mount -t tracefs nodev /sys/kernel/tracing'",
+			       errno ? strerror(errno) : "no error given");
 	if (stat(OSN_PARAM_DIR, &st))
 		return osn_err("module not loaded: run 'modprobe %s'",
 			       OSN_MODULE_NAME);
