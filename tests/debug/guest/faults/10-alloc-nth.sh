@@ -13,18 +13,10 @@
 # Documentation/reliability.md.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
+. "$OSN_TESTS/debug/guest/faults/faults.sh"
 
 require_bin osn-failnth
-[ -e /proc/self/fail-nth ] || fail "no /proc/self/fail-nth: not the debug kernel"
-D=/sys/kernel/debug
-for a in failslab fail_page_alloc; do
-	[ -d $D/$a ] || fail "no $D/$a"
-	echo N >$D/$a/ignore-gfp-wait
-	echo 0 >$D/$a/verbose
-done
-echo N >$D/fail_page_alloc/ignore-gfp-highmem
-echo 0 >$D/fail_page_alloc/min-order
-on_exit "echo Y >$D/failslab/ignore-gfp-wait; echo Y >$D/fail_page_alloc/ignore-gfp-wait"
+faults_setup N
 P=/sys/module/osn/parameters
 bad=0
 

@@ -14,21 +14,13 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
+. "$OSN_TESTS/debug/guest/faults/faults.sh"
 
 require_bin osn-failnth
 SO=$OSN_BIN/osn-failnth.so
 [ -e "$SO" ] || fail "no $SO in the guest"
-[ -e /proc/self/fail-nth ] || fail "no /proc/self/fail-nth: not the debug kernel"
 require_cpus 2
-D=/sys/kernel/debug
-for a in failslab fail_page_alloc; do
-	[ -d $D/$a ] || fail "no $D/$a"
-	echo N >$D/$a/ignore-gfp-wait
-	echo 0 >$D/$a/verbose
-done
-echo Y >$D/fail_page_alloc/ignore-gfp-highmem
-echo 0 >$D/fail_page_alloc/min-order
-on_exit "echo Y >$D/failslab/ignore-gfp-wait; echo Y >$D/fail_page_alloc/ignore-gfp-wait"
+faults_setup Y
 cli_setup
 before=$(cli_knobs)
 R=/tmp/osn-failnth.out
