@@ -10,21 +10,13 @@ TR_KNOBS="cpus options period_us runtime_us stop_tracing_total_us stop_tracing_u
 
 # tr_setup [PARAM=VAL...]: osn must be built in (these tests run only on
 # tests/intree/'s kernel: not being able to run is a failure, not a skip);
-# the knobs start from the defaults and the PARAMs, and go back at exit,
-# as does every current_tracer the test set.
+# the knobs start from the defaults and the PARAMs, and go back at exit.
+# No tracer is left behind either: lib.sh removes the test's instances
+# (which resets their tracer) and osn_unload resets the top level's.
 tr_setup() {
 	osn_builtin || fail "osn is not built into this kernel ($OSN_KVER)"
 	[ -d "$TO" ] || fail "no tracefs osn/ directory"
 	eng_setup "$@"
-	on_exit tr_nop_all
-}
-
-# tr_nop_all: no osn tracer left anywhere.
-tr_nop_all() {
-	for _f in "$TFS/current_tracer" "$TFS"/instances/*/current_tracer; do
-		[ -f "$_f" ] && [ "$(cat "$_f")" = osn ] && echo nop >"$_f"
-	done
-	return 0
 }
 
 # tr_lines BUFFER_DIR: the tracer's per-period lines (not events, not
