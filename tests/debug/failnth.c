@@ -13,7 +13,14 @@
  *
  * Only the one system call counts: the file is opened (and this program
  * started) before fail-nth is armed, and it is disarmed right after.
- * N = 0 runs the call with no injection.  Prints one line:
+ * With OSN_FAILNTH_TASK=TID, the fail-nth of that task is armed instead
+ * (/proc/TID/task/TID/fail-nth): a kernel thread that the call waits for,
+ * such as cpuhp/N, which runs a CPU's online callbacks.
+ * N = 0 runs the call with no injection.  With OSN_FAILNTH_MARK set to a
+ * trace_marker file, "osn-failnth: armed" and "osn-failnth: disarmed" are
+ * written to it around the armed window, so that a trace of the calls
+ * fail-nth counts (tests/debug/guest/faults/faults.sh) can be cut to it.
+ * Prints one line:
  *   rc=0|-1 errno=NAME injected=0|1
  * and exits 0 if the call succeeded, 1 if it failed, 2 on a usage or
  * setup error.  A shell cannot do this: its every fork and exec allocates.
@@ -29,6 +36,14 @@
 #include <unistd.h>
 
 static int fail_nth_fd = -1;
+static int mark_fd = -1;
+
+/* A line in the trace around the armed window, if asked for. */
+static void mark(const char *what)
+{
+	if (mark_fd >= 0 && write(mark_fd, what, strlen(what)) < 0)
+		perror("osn-failnth: trace_marker");
+}
 
 /* Armed this far, fail-nth counts calls without ever failing one. */
 #define OSN_COUNT_FROM	1000000000UL
@@ -79,9 +94,17 @@ int main(int argc, char **argv)
 		argc--;
 		op = argv[2];
 	}
-	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (getenv("OSN_FAILNTH_TASK")) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%1$s/task/%1$s/fail-nth",
+			 getenv("OSN_FAILNTH_TASK"));
+		fail_nth_fd = open(path, O_RDWR);
+	} else {
+		fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	}
 	if (fail_nth_fd < 0) {
-		perror("osn-failnth: /proc/thread-self/fail-nth (CONFIG_FAULT_INJECTION?)");
+		perror("osn-failnth: fail-nth (CONFIG_FAULT_INJECTION?)");
 		return 2;
 	}
 	if (!strcmp(op, "insmod") || !strcmp(op, "write")) {
@@ -92,6 +115,15 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (getenv("OSN_FAILNTH_MARK")) {
+		mark_fd = open(getenv("OSN_FAILNTH_MARK"), O_WRONLY);
+		if (mark_fd < 0) {
+			perror("osn-failnth: OSN_FAILNTH_MARK");
+			return 2;
+		}
+	}
+
+	mark("osn-failnth: armed");
 	arm(n);
 	if (!strcmp(op, "insmod"))
 		rc = syscall(SYS_finit_module, fd, argc > 4 ? argv[4] : "", 0);
@@ -107,6 +139,7 @@ int main(int argc, char **argv)
 	}
 	err = rc ? errno : 0;
 	left = disarm(n);
+	mark("osn-failnth: disarmed");
 
 	if (counting)
 		printf("rc=%d errno=%s allocations=%lu\n", rc,

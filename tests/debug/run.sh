@@ -38,6 +38,10 @@ export OSN_GUEST_DIR=debug/guest
 export OSN_VM_BINS="${OSN_VM_BINS:-} $OSN_BUILD/debug/osn-failnth $OSN_BUILD/debug/osn-failnth.so"
 # Tests run 3-10 times slower under KASAN and lockdep: scale their limits.
 export OSN_VM_ENV="${OSN_VM_ENV:-} OSN_TIMEOUT_SCALE=${OSN_TIMEOUT_SCALE:-5}"
+# The one race left out (reliability/26-unload-busy.sh says why): an
+# open() of a module's event file racing its rmmod is a use-after-free in
+# 6.1's trace event core, fixed only with eventfs (6.9, b63db58e2fa5).
+export OSN_VM_ENV="$OSN_VM_ENV REL_OPEN_RMMOD_RACE=0"
 # Everything runs several times slower under KASAN and lockdep.
 export OSN_VM_TIMEOUT=${OSN_VM_TIMEOUT:-10800}
 rc=0

@@ -6,6 +6,13 @@
 # unload is refused ("in use"/EBUSY) and osn keeps measuring, or it
 # succeeds and stops cleanly (no osn/ thread, no events/osn left); never a
 # crash or a leaked thread.  rmmod after the disable must always succeed.
+# REL_OPEN_RMMOD_RACE=0 leaves out case 4, the enable/disable loop: its
+# open() of an event file racing the module's removal is a use-after-free
+# in the trace event core of kernels before 6.9 (tracing_open_file_tr()
+# reads the trace_event_file that remove_event_file_dir() frees; fixed in
+# mainline by b63db58e2fa5 "eventfs/tracing: Add callback for release of
+# an eventfs_inode", no 6.1.y fix).  Stock kernels cannot see it; the
+# debug kernel's KASAN reports it, so tests/debug/run.sh sets it to 0.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/reliability/rel.sh"
 
@@ -88,6 +95,11 @@ while [ $i -lt "$N" ]; do
 	after_disable "round $i, trace_pipe reader"
 
 	# 4. against an enable/disable loop
+	if [ "${REL_OPEN_RMMOD_RACE:-1}" = 0 ]; then
+		info "round $i: case 4 (toggle loop) left out: REL_OPEN_RMMOD_RACE=0"
+		i=$((i + 1))
+		continue
+	fi
 	(
 		j=0
 		while [ $j -lt 40 ] && [ -e "$I/events/osn/sample/enable" ]; do

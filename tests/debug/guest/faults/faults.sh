@@ -20,3 +20,92 @@ faults_setup() {
 	echo 0 >$_fd/fail_page_alloc/min-order
 	on_exit "echo Y >$_fd/failslab/ignore-gfp-wait; echo Y >$_fd/fail_page_alloc/ignore-gfp-wait; echo $_hm >$_fd/fail_page_alloc/ignore-gfp-highmem"
 }
+
+# Which of an operation's allocations are osn's own.  fail-nth counts every
+# call of should_fail_ex() that the task makes in task context, the
+# decision point of failslab and fail_page_alloc.  Kprobes on the two
+# callers (should_fail_ex itself, in lib/, is notrace), with the stack of
+# each call, in an instance of its own, trace the same calls in the same
+# order (faults_setup turns off the filters that would return before
+# should_fail_ex); a call is osn's when a frame of the module is on its
+# stack, or its init (do_one_initcall: no other module loads meanwhile).
+# Failing only those keeps the injection inside osn and what osn calls,
+# away from the kernel's own WARN-on-ENOMEM paths: the trace event core
+# defining a module's fields, the ring buffer's CPU-online callback, the
+# comm recorder's unregister.  (The stack-trace filter of fault injection
+# would do this in the kernel, but it is not available on x86_64:
+# FAULT_INJECTION_STACKTRACE_FILTER depends on !X86_64.)
+FT=$TFS/instances/osn_fi
+
+# faults_trace_setup: the kprobe and its instance, removed at exit.
+faults_trace_setup() {
+	# slab/page: each call; slab_ret/page_ret: its verdict (arg1=0x1:
+	# this one was made to fail), with its stack too.
+	for _p in slab:__should_failslab page:should_fail_alloc_page; do
+		echo "p:osn_fi/${_p%%:*} ${_p#*:}" >>"$TFS/kprobe_events" &&
+			echo "r:osn_fi/${_p%%:*}_ret ${_p#*:} \$retval" >>"$TFS/kprobe_events" ||
+			fail "cannot put a kprobe on ${_p#*:}"
+		on_exit "echo -:osn_fi/${_p%%:*} >>$TFS/kprobe_events; echo -:osn_fi/${_p%%:*}_ret >>$TFS/kprobe_events"
+	done
+	mkdir "$FT" || fail "cannot create the instance osn_fi"
+	on_exit rm_instance osn_fi
+	echo 0 >"$FT/tracing_on"
+	echo 4096 >"$FT/buffer_size_kb"
+	echo 1 >"$FT/options/stacktrace"
+	echo 1 >"$FT/options/sym-offset"	# module frames end in " [osn]"
+	# osn-failnth, the CPU hotplug threads it can arm instead, and the
+	# unbound workers (one of them starts osn's runs).
+	echo 'comm == "osn-failnth" || comm ~ "cpuhp/*" || comm ~ "kworker/u*"' >"$FT/events/osn_fi/filter"
+	echo 1 >"$FT/events/osn_fi/enable"
+	export OSN_FAILNTH_MARK="$FT/trace_marker"
+}
+
+# faults_traced ARGS...: osn-failnth ARGS with the trace on (and cleared
+# first); prints its output, returns its status.
+faults_traced() {
+	echo >"$FT/trace"
+	echo 1 >"$FT/tracing_on"
+	osn-failnth "$@" 2>&1
+	_ft_rc=$?
+	echo 0 >"$FT/tracing_on"
+	return $_ft_rc
+}
+
+# faults_calls: the calls fail-nth counted in the last faults_traced (those
+# of the task OSN_FAILNTH_TASK, else of osn-failnth, which wrote the start
+# mark), one line each: "N osn" or "N kernel".  Fails if the trace lost
+# the start.
+faults_calls() {
+	awk -v tid="${OSN_FAILNTH_TASK:-}" '
+	function pid_of(f) { sub(/.*-/, "", f); return f }
+	/tracing_mark_write[^ ]*: osn-failnth: armed/ {
+		on = 1; seen = 1; cur = 0
+		if (tid == "") tid = pid_of($1)
+		next
+	}
+	/tracing_mark_write[^ ]*: osn-failnth: disarmed/ { on = 0; cur = 0; next }
+	/^ => / { if (cur && ($0 ~ /\[osn\]/ || $0 ~ /do_one_initcall/)) osn[cur] = 1; next }
+	on && / (slab|page): \(/ {
+		if (pid_of($1) != tid) { cur = 0; next }
+		# fail-nth counts task context only: not in a hard or soft IRQ
+		# or an NMI that interrupted the task (the third flag).
+		if (substr($3, 3, 1) ~ /[hsHzZ]/) { cur = 0; next }
+		cur = ++n; next
+	}
+	END {
+		if (!seen) { print "no-start-mark"; exit 1 }
+		for (i = 1; i <= n; i++) print i, (i in osn) ? "osn" : "kernel"
+	}' "$FT/trace"
+}
+
+# faults_failed: the allocations made to fail in the last trace: the stack
+# of each, then a line "faults_failed: osn=X kernel=Y" (how many had osn's
+# code on the stack, and how many did not).
+faults_failed() {
+	awk '
+	function done() { if (grab) { if (o) no++; else nk++ }; grab = 0; o = 0 }
+	/ (slab|page)_ret: \(.* arg1=0x1$/ { done(); grab = 1; print "failed:"; next }
+	/ (slab|page)(_ret)?: \(/ { done(); next }
+	grab && /^ => / { print; if ($0 ~ /\[osn\]/) o = 1; next }
+	END { done(); print "faults_failed: osn=" no + 0 " kernel=" nk + 0 }' "$FT/trace"
+}
