@@ -57,6 +57,9 @@
 #if OSN_HAVE_CSD_TRACEPOINTS
 #include <trace/events/csd.h>
 #endif
+#if OSN_HAVE_IPI_SEND_TRACEPOINT
+#include <trace/events/ipi.h>
+#endif
 
 #include "osn_internal.h"
 #include "osn_account.h"
@@ -207,7 +210,8 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 
 /*
  * On the measured CPU: take the record of @key into *@o, if there is a
- * fresh one for the same function.  Returns whether it was found.
+ * fresh one for the same function (@function 0: any, the record names
+ * it).  Returns whether it was found.
  */
 static bool osn_origin_take(const void *key, unsigned long function,
 			    struct osn_origin *o)
@@ -224,7 +228,7 @@ static bool osn_origin_take(const void *key, unsigned long function,
 
 		if (s->key != key)
 			continue;
-		found = s->function == function &&
+		found = (!function || s->function == function) &&
 			now - s->stamp_ns < OSN_ORIGIN_MAX_AGE_NS;
 		if (found)
 			*o = *s;
@@ -260,8 +264,9 @@ static struct osn_source *osn_cause_source(struct osn_cpu *oc, int *class)
 }
 
 /*
- * @function of @kind ran in this CPU's current noise; @key's origin, also
- * copied to *@origin (if not NULL) with whether it is known.
+ * @function of @kind ran in this CPU's current noise (0: the one @key's
+ * record names); @key's origin, also copied to *@origin (if not NULL)
+ * with whether it is known.
  */
 static bool osn_cause_emit(int kind, const void *key, unsigned long function,
 			   struct osn_origin *origin)
@@ -278,6 +283,8 @@ static bool osn_cause_emit(int kind, const void *key, unsigned long function,
 	known = key && osn_origin_take(key, function, &o);
 	if (known && origin)
 		*origin = o;
+	if (known && !function)
+		function = o.function;
 	trace_noise_cause(kind, class, src->arrival_ns, function,
 			  known ? &o : NULL);
 	if (kind == OSN_CAUSE_IPI) {
@@ -426,4 +433,33 @@ void osn_probe_cause_csd_function(void *data, smp_call_func_t func,
 	osn_cause_emit(OSN_CAUSE_IPI, csd, (unsigned long)func, NULL);
 }
 OSN_PROBE_TYPECHECK(csd_function_entry, osn_probe_cause_csd_function);
+#endif
+
+#if OSN_HAVE_IPI_SEND_TRACEPOINT
+/*
+ * A reschedule IPI carries no object to key its origin by: one record per
+ * target CPU, under this key, holds the last sender (the IPIs to one CPU
+ * are handled in the order sent; two sent before the first is handled
+ * make one interrupt, named after the last).
+ */
+static const char osn_resched_key;
+
+/*
+ * In the sender's context.  A NULL callback is a reschedule IPI
+ * (smp_send_reschedule()); the cross-CPU calls have theirs, and the csd
+ * tracepoints name them.
+ */
+void osn_probe_cause_ipi_send(void *data, const unsigned int cpu,
+			      unsigned long callsite, void *callback)
+{
+	if (!callback)
+		osn_origin_record(cpu, &osn_resched_key, callsite);
+}
+OSN_PROBE_TYPECHECK(ipi_send_cpu, osn_probe_cause_ipi_send);
+
+/* The reschedule vector's entry on the measured CPU (irq_vectors). */
+void osn_probe_cause_resched(void *data, int vector)
+{
+	osn_cause_emit(OSN_CAUSE_RESCHED, &osn_resched_key, 0, NULL);
+}
 #endif

@@ -33,6 +33,11 @@ void osn_probe_cause_timer_expire(void *data, struct timer_list *timer,
 				  unsigned long baseclk);
 void osn_probe_cause_hrtimer_expire(void *data, OSN_HRTIMER_EXPIRE_ARGS);
 void osn_probe_cause_tlb_flush(void *data, int reason, unsigned long pages);
+#if OSN_HAVE_IPI_SEND_TRACEPOINT
+void osn_probe_cause_ipi_send(void *data, const unsigned int cpu,
+			      unsigned long callsite, void *callback);
+void osn_probe_cause_resched(void *data, int vector);
+#endif
 #if OSN_HAVE_CSD_TRACEPOINTS
 void osn_probe_cause_csd_queue(void *data, const unsigned int cpu,
 			       unsigned long callsite, smp_call_func_t func,

@@ -227,6 +227,17 @@ osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
 #define OSN_HAVE_CSD_TRACEPOINTS	OSN_KERNEL_FROM(6, 3, 0)
 
 /*
+ * ipi:ipi_send_cpu, an IPI's sender, in the sender's context (the
+ * reschedule IPI's: callback NULL, callsite the caller of the function
+ * that sent it):
+ *  [6.4, ...)   upstream commit "trace: Add trace_ipi_send_cpu()"
+ *               (merged for v6.4); in Debian's 6.12 and later, not 6.1.
+ *  [..., 6.4)   none: a reschedule IPI's sender is unknown, and osn
+ *               writes no resched cause (Documentation/engine.md).
+ */
+#define OSN_HAVE_IPI_SEND_TRACEPOINT	OSN_KERNEL_FROM(6, 4, 0)
+
+/*
  * in_hardirq():
  *  [5.11, ...)  in_hardirq(), added by the v5.11 series that renamed
  *               the preempt-count tests (absent from 5.10.0-46's headers).

@@ -253,6 +253,11 @@ static struct osn_hook osn_hooks[] = {
 	OSN_HOOK_CAUSE("csd_queue_cpu", osn_probe_cause_csd_queue),
 	OSN_HOOK_CAUSE("csd_function_entry", osn_probe_cause_csd_function),
 #endif
+#if OSN_HAVE_IPI_SEND_TRACEPOINT
+	OSN_HOOK_CAUSE("ipi_send_cpu", osn_probe_cause_ipi_send),
+	/* After the vector's own probe (hooked first): the noise is timed. */
+	OSN_HOOK_CAUSE("reschedule_entry", osn_probe_cause_resched),
+#endif
 	OSN_HOOK_CAUSE("workqueue_execute_start", osn_probe_cause_execute_work),
 	OSN_HOOK_CAUSE("workqueue_execute_end", osn_probe_cause_execute_end),
 	OSN_HOOK_CAUSE("timer_expire_entry", osn_probe_cause_timer_expire),

@@ -113,7 +113,8 @@ TRACE_DEFINE_ENUM(RCU_SOFTIRQ);
 			 { OSN_CAUSE_TIMER,	"timer" },	\
 			 { OSN_CAUSE_HRTIMER,	"hrtimer" },	\
 			 { OSN_CAUSE_IPI,	"ipi" },	\
-			 { OSN_CAUSE_TLB,	"tlb" })
+			 { OSN_CAUSE_TLB,	"tlb" },	\
+			 { OSN_CAUSE_RESCHED,	"resched" })
 
 #define osn_show_stop_reason(reason)				\
 	__print_symbolic(reason,				\

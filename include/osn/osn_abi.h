@@ -173,6 +173,8 @@ enum osn_class {
  *  HRTIMER  an hrtimer callback ran: function, origin the armer
  *  IPI      a cross-CPU function call ran: function, origin the sender
  *  TLB      a remote TLB shootdown was served: origin the sender
+ *  RESCHED  a reschedule IPI was handled: function the call site that
+ *           sent it, origin the sender
  */
 enum osn_cause_kind {
 	OSN_CAUSE_WAKEUP,
@@ -181,6 +183,7 @@ enum osn_cause_kind {
 	OSN_CAUSE_HRTIMER,
 	OSN_CAUSE_IPI,
 	OSN_CAUSE_TLB,
+	OSN_CAUSE_RESCHED,
 	OSN_CAUSE_NR
 };
 

@@ -242,7 +242,8 @@ def rows_for(data):
     R.append(Row('ops/s', 'overhead', key('ops_s'), 0, better='higher', ref='none',
                  note='reference: CPU 1 idle'))
     R.append(Row('ops/s relative to CPU 1 idle', 'overhead', rel_to('none', 'ops_s'), 3,
-                 better='higher', ref='busy', note='reference: untraced busy loop on CPU 1'))
+                 better='higher', ref='busy', note='reference: untraced busy loop on CPU 1',
+                 refs=[('osn with osn:noise_cause on too', 'osncause', rel_to('none', 'ops_s'), 3)]))
     R.append(Row('ops/s relative to an untraced busy loop on CPU 1', 'overhead',
                  rel_to('busy', 'ops_s'), 3, better='higher'))
     sec('Tool cost (osn top|hist vs rtla osnoise top|hist, pinned to CPU 0, measuring CPU 1)')

@@ -39,6 +39,12 @@
  *           PREEMPT_RT in the thread that runs it).
  *  wakeup   the sender wakes a SCHED_FIFO kthread "osn_inj_wake/<cpu>"
  *           bound to the CPU, which busy-waits, then sleeps again.
+ *  resched  the sender sends a reschedule IPI to the CPU
+ *           (smp_send_reschedule() in inj_send_resched(), called from
+ *           inj_send_one(): the call site the kernel's ipi_send_cpu
+ *           tracepoint reports).  Nothing busy-waits: the noise is the
+ *           IPI's own handling, a few us; duration_us is not used, and
+ *           done counts the IPIs sent.
  *
  * nest_us=N (softirq and thread only, N < duration_us / 2, at most 10 ms):
  * halfway through each injection, raise a hard IRQ on the CPU (a self-IPI
@@ -83,6 +89,10 @@
 #include <asm/nmi.h>
 
 #include "osn_compat.h"
+#if OSN_HAVE_IPI_SEND_TRACEPOINT
+/* smp_send_reschedule() traces with it, and needs its declaration. */
+#include <trace/events/ipi.h>
+#endif
 
 #define INJ_MAX_COUNT		100000U
 #define INJ_MAX_DURATION_US	500000U
@@ -100,6 +110,7 @@ enum inj_ctx {
 	INJ_WORK,
 	INJ_TIMER,
 	INJ_WAKEUP,
+	INJ_RESCHED,
 	INJ_NR_CTX,
 };
 
@@ -112,6 +123,7 @@ static const char * const inj_ctx_names[INJ_NR_CTX] = {
 	[INJ_WORK]	= "work",
 	[INJ_TIMER]	= "timer",
 	[INJ_WAKEUP]	= "wakeup",
+	[INJ_RESCHED]	= "resched",
 };
 
 /* Whether a context is driven by a sender thread on another CPU. */
@@ -329,6 +341,17 @@ static int inj_sleeper_fn(void *unused)
 }
 
 /*
+ * Not inlined: smp_send_reschedule() reports its caller's caller as the
+ * call site (_RET_IP_), so that it is inj_send_one() on every kernel.
+ */
+static noinline void inj_send_resched(void)
+{
+	preempt_disable();
+	smp_send_reschedule(inj.cpu);
+	preempt_enable();
+}
+
+/*
  * One cross-CPU injection from the sender (work, timer, wakeup): start it
  * on the CPU and wait (at most 1 s) until it ran.  False if the CPU went
  * offline.
@@ -353,6 +376,13 @@ static bool inj_send_one(void)
 		WRITE_ONCE(inj.kick, true);
 		wake_up_process(inj.sleeper);
 		break;
+	case INJ_RESCHED:
+		if (!cpu_online(inj.cpu))
+			return false;
+		inj_send_resched();
+		WRITE_ONCE(inj.done, inj.done + 1);
+		WRITE_ONCE(inj.ctx_ok, inj.ctx_ok + 1);
+		return true;
 	default:
 		return false;
 	}
@@ -565,6 +595,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		fallthrough;
 	case INJ_WORK:
 	case INJ_TIMER:
+	case INJ_RESCHED:
 	case INJ_THREAD:
 	case INJ_IPI:
 	case INJ_NMI:
@@ -788,4 +819,4 @@ module_exit(inj_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("osn developers");
-MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI, cross-CPU work, timer, wakeup)");
+MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI, cross-CPU work, timer, wakeup, reschedule IPI)");

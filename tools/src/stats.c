@@ -18,7 +18,7 @@ const char * const osn_class_titles[OSN_CLASS_NR] = {
 	"HW", "NMI", "IRQ", "Softirq", "Thread",
 };
 const char * const osn_cause_kind_names[OSN_CAUSE_NR] = {
-	"wakeup", "work", "timer", "hrtimer", "ipi", "tlb",
+	"wakeup", "work", "timer", "hrtimer", "ipi", "tlb", "resched",
 };
 const unsigned osn_pct_permille[OSN_NR_PCT] = { 500, 900, 990, 999 };
 const char * const osn_pct_names[OSN_NR_PCT] = {

@@ -5,6 +5,10 @@
 #   none  nothing runs on CPU 1 (idle),
 #   busy  a plain busy loop (shell, no tracing) hogs CPU 1,
 #   osn   osn measures CPU 1 (osn:sample enabled; period = runtime = 1 s),
+#   osncause  the same with osn:noise_cause enabled too: its probes
+#         (sched_waking, the workqueue's and the timers' tracepoints, IPI
+#         sends) run on every CPU, CPU 0's context switches included,
+#         and record origins for CPU 1,
 #   up    upstream osnoise measures CPU 1 (same knobs).
 # A tracer's probes run on every CPU (sched_switch, IRQ entry/exit); on
 # CPU 0 they only find that it is not measured.  "busy" separates that
@@ -44,6 +48,7 @@ measure() {	# COND REP
 			taskset -c "$_c" sh -c 'while :; do :; done' &
 			busy_pids="$busy_pids $!"
 		done ;;
+	osncause) tr_start osn bench_ovh 1000000 1000000 5 sample noise_cause ;;
 	*)	tr_start "$m_c" bench_ovh 1000000 1000000 5 sample ;;
 	esac
 	sleep 0.5
@@ -51,6 +56,8 @@ measure() {	# COND REP
 	case $m_c in
 	none)	;;
 	busy)	busy_stop ;;
+	osncause) tr_stop osn bench_ovh
+		tr_teardown osn bench_ovh ;;
 	*)	tr_stop "$m_c" bench_ovh
 		tr_teardown "$m_c" bench_ovh ;;
 	esac
@@ -63,6 +70,7 @@ measure() {	# COND REP
 }
 
 conds="none busy $(bench_tracers)"
+osn_have && conds="$conds osncause"
 info "conditions: $conds, repeats: $BENCH_REPEATS, ${SECS}s each"
 for rep in $(bench_seq "$BENCH_REPEATS"); do
 	for c in $(bench_order $((rep - 1)) $conds); do

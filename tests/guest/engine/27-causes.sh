@@ -12,6 +12,9 @@
 #   ipi     kind ipi,     function inj_busy_ipi,      origin osn_inject_ipi/1
 #           where the kernel has the csd tracepoints (6.3+); without them
 #           (5.10, 6.1) no ipi cause may appear at all: never a guess.
+#   resched kind resched, function inj_send_one (the call site of the
+#           reschedule IPI), origin osn_inj_src/1, where the kernel has
+#           ipi:ipi_send_cpu (6.4+); without it no resched cause at all.
 # Also: with noise_cause disabled, a run writes no cause.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
@@ -28,8 +31,9 @@ sleep 0.3
 COUNT=40
 DUR=300
 IV=20000
-modes="work timer wakeup ipi"
+modes="work timer wakeup ipi resched"
 [ -d "$(tfs events/csd/csd_function_entry)" ] && have_csd=1 || have_csd=0
+[ -d "$(tfs events/ipi/ipi_send_cpu)" ] && have_ipi_send=1 || have_ipi_send=0
 
 for m in $modes; do
 	inject "$m" 1 $COUNT $DUR $IV
@@ -93,11 +97,18 @@ for m in $modes; do
 	timer)	kf="timer inj_timer_list_fn" ;;
 	wakeup)	kf="wakeup -" ;;	# + the thread, below
 	ipi)	kf="ipi inj_busy_ipi" ;;
+	resched) kf="resched inj_send_one" ;;
 	esac
 	if [ "$m" = ipi ] && [ $have_csd = 0 ]; then
 		n=$(grep -c ' noise_cause: ipi ' "$f")
 		info "ipi: no csd tracepoints: $n ipi causes"
 		assert_eq "$n" 0 "ipi causes on a kernel without csd tracepoints"
+		continue
+	fi
+	if [ "$m" = resched ] && [ $have_ipi_send = 0 ]; then
+		n=$(grep -c ' noise_cause: resched ' "$f")
+		info "resched: no ipi_send_cpu tracepoint: $n resched causes"
+		assert_eq "$n" 0 "resched causes on a kernel without ipi_send_cpu"
 		continue
 	fi
 	thr=

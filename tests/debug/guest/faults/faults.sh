@@ -28,7 +28,8 @@ faults_setup() {
 # each call, in an instance of its own, trace the same calls in the same
 # order (faults_setup turns off the filters that would return before
 # should_fail_ex); a call is osn's when a frame of the module is on its
-# stack, or its init (do_one_initcall: no other module loads meanwhile).
+# stack, or its init (do_one_initcall: no other module loads meanwhile),
+# and the allocation is not the debug kernel's bookkeeping of another.
 # Failing only those keeps the injection inside osn and what osn calls,
 # away from the kernel's own WARN-on-ENOMEM paths: the trace event core
 # defining a module's fields, the ring buffer's CPU-online callback, the
@@ -84,7 +85,16 @@ faults_calls() {
 		next
 	}
 	/tracing_mark_write[^ ]*: osn-failnth: disarmed/ { on = 0; cur = 0; next }
-	/^ => / { if (cur && ($0 ~ /\[osn\]/ || $0 ~ /do_one_initcall/)) osn[cur] = 1; next }
+	# The bookkeeping of the debug kernel (the kmemleak object of an
+	# allocation, the pool of the debug objects, the KASAN stack depot)
+	# is not made by a production kernel, and has fallbacks of its own:
+	# it is never counted for osn, whoever allocated.
+	/^ => / {
+		if (!cur) next
+		if ($0 ~ /\[osn\]/ || $0 ~ /do_one_initcall/) osn[cur] = 1
+		if ($0 ~ /kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save/) dbg[cur] = 1
+		next
+	}
 	on && / (slab|page): \(/ {
 		if (pid_of($1) != tid) { cur = 0; next }
 		# fail-nth counts task context only: not in a hard or soft IRQ
@@ -94,18 +104,23 @@ faults_calls() {
 	}
 	END {
 		if (!seen) { print "no-start-mark"; exit 1 }
-		for (i = 1; i <= n; i++) print i, (i in osn) ? "osn" : "kernel"
+		for (i = 1; i <= n; i++) print i, (i in osn) && !(i in dbg) ? "osn" : "kernel"
 	}' "$FT/trace"
 }
 
 # faults_failed: the allocations made to fail in the last trace: the stack
-# of each, then a line "faults_failed: osn=X kernel=Y" (how many had osn's
-# code on the stack, and how many did not).
+# of each, then a line "faults_failed: osn=X kernel=Y" (how many were
+# osn's, as faults_calls judges, and how many were not).
 faults_failed() {
 	awk '
-	function done() { if (grab) { if (o) no++; else nk++ }; grab = 0; o = 0 }
+	function done() { if (grab) { if (o && !d) no++; else nk++ }; grab = 0; o = 0; d = 0 }
 	/ (slab|page)_ret: \(.* arg1=0x1$/ { done(); grab = 1; print "failed:"; next }
 	/ (slab|page)(_ret)?: \(/ { done(); next }
-	grab && /^ => / { print; if ($0 ~ /\[osn\]/) o = 1; next }
+	grab && /^ => / {
+		print
+		if ($0 ~ /\[osn\]/) o = 1
+		if ($0 ~ /kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save/) d = 1
+		next
+	}
 	END { done(); print "faults_failed: osn=" no + 0 " kernel=" nk + 0 }' "$FT/trace"
 }
