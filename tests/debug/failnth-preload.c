@@ -13,6 +13,9 @@
  * exit the destructor reads what is left of the count (0: the failure was
  * injected), disarms, and writes "left=COUNT" to FILE.  N = 1000000000
  * counts the program's allocations without failing one: the test's dry run.
+ * With OSN_FAILNTH_MARK=FILE (a trace_marker), "osn-failnth: armed" and
+ * "osn-failnth: disarmed" are written to it around the armed span, as
+ * osn-failnth does (faults.sh cuts its trace of the allocations there).
  * A preloaded library rather than osn-failnth's one-call mode: an osn run is
  * hundreds of system calls, and only its own should count.
  */
@@ -24,7 +27,15 @@
 #include <unistd.h>
 
 static int fail_nth_fd = -1;
+static int mark_fd = -1;
 static char out_path[256];
+
+static void mark(const char *what)
+{
+	/* Quietly: with tracing off the write fails, and that is fine. */
+	if (mark_fd >= 0 && write(mark_fd, what, strlen(what)) < 0)
+		return;
+}
 
 __attribute__((constructor)) static void osn_failnth_arm(void)
 {
@@ -37,9 +48,13 @@ __attribute__((constructor)) static void osn_failnth_arm(void)
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (fail_nth_fd < 0)
 		return;
+	if (getenv("OSN_FAILNTH_MARK"))
+		mark_fd = open(getenv("OSN_FAILNTH_MARK"), O_WRONLY | O_CLOEXEC);
 	unsetenv("OSN_FAILNTH");
 	unsetenv("OSN_FAILNTH_OUT");
+	unsetenv("OSN_FAILNTH_MARK");
 	unsetenv("LD_PRELOAD");
+	mark("osn-failnth: armed");
 	/* Armed last: nothing above may take the failure meant for PROG. */
 	if (write(fail_nth_fd, n, strlen(n)) != (ssize_t)strlen(n)) {
 		close(fail_nth_fd);
@@ -59,6 +74,7 @@ __attribute__((destructor)) static void osn_failnth_report(void)
 	/* Disarmed before the file below is opened (that allocates too). */
 	if (write(fail_nth_fd, "0", 1) != 1)
 		return;
+	mark("osn-failnth: disarmed");
 	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;

@@ -352,11 +352,11 @@ static noinline void inj_send_resched(void)
 }
 
 /*
- * One cross-CPU injection from the sender (work, timer, wakeup): start it
- * on the CPU and wait (at most 1 s) until it ran.  False if the CPU went
- * offline.
+ * One cross-CPU injection from the sender (work, timer, wakeup, resched):
+ * start it on the CPU and wait (at most 1 s) until it ran.  False if the
+ * CPU went offline.  Not inlined: it is the resched mode's known call site.
  */
-static bool inj_send_one(void)
+static noinline bool inj_send_one(void)
 {
 	unsigned int done = READ_ONCE(inj.done);
 	u64 start = local_clock();

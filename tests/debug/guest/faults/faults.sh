@@ -51,12 +51,12 @@ faults_trace_setup() {
 	mkdir "$FT" || fail "cannot create the instance osn_fi"
 	on_exit rm_instance osn_fi
 	echo 0 >"$FT/tracing_on"
-	echo 4096 >"$FT/buffer_size_kb"
+	echo "${FAULTS_BUF_KB:-4096}" >"$FT/buffer_size_kb"
 	echo 1 >"$FT/options/stacktrace"
 	echo 1 >"$FT/options/sym-offset"	# module frames end in " [osn]"
-	# osn-failnth, the CPU hotplug threads it can arm instead, and the
-	# unbound workers (one of them starts osn's runs).
-	echo 'comm == "osn-failnth" || comm ~ "cpuhp/*" || comm ~ "kworker/u*"' >"$FT/events/osn_fi/filter"
+	# osn-failnth, the CPU hotplug threads it can arm instead, the
+	# unbound workers (one of them starts osn's runs), osn (the CLI).
+	echo 'comm == "osn-failnth" || comm ~ "cpuhp/*" || comm ~ "kworker/u*" || comm == "osn"' >"$FT/events/osn_fi/filter"
 	echo 1 >"$FT/events/osn_fi/enable"
 	export OSN_FAILNTH_MARK="$FT/trace_marker"
 }
@@ -73,11 +73,20 @@ faults_traced() {
 }
 
 # faults_calls: the calls fail-nth counted in the last faults_traced (those
-# of the task OSN_FAILNTH_TASK, else of osn-failnth, which wrote the start
-# mark), one line each: "N osn" or "N kernel".  Fails if the trace lost
-# the start.
+# of the task OSN_FAILNTH_TASK, else of the one that wrote the start mark),
+# one line each: "N osn", "N kernel", or "N warn": made under one of the
+# kernel's own sites that WARN when an allocation fails (FAULTS_WARN_SITES,
+# below).  Fails if the trace lost the start.
+#
+# The kernel sites that WARN by design when an allocation under them fails
+# (6.1): the ring buffer's CPU-prepare callback, which allocates a new
+# buffer's CPUs other than the caller's (ring_buffer.c:5858, "failed to
+# allocate ring buffer on CPU"); a module event's fields
+# (trace_events.c:2556); the comm and tgid recorders, whose failed
+# register is followed by an unregister that WARNs (tracepoint.c:406).
+FAULTS_WARN_SITES='trace_rb_cpu_prepare|event_define_fields|tracing_start_cmdline_record|tracing_start_tgid_record'
 faults_calls() {
-	awk -v tid="${OSN_FAILNTH_TASK:-}" '
+	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" '
 	function pid_of(f) { sub(/.*-/, "", f); return f }
 	/tracing_mark_write[^ ]*: osn-failnth: armed/ {
 		on = 1; seen = 1; cur = 0
@@ -93,6 +102,7 @@ faults_calls() {
 		if (!cur) next
 		if ($0 ~ /\[osn\]/ || $0 ~ /do_one_initcall/) osn[cur] = 1
 		if ($0 ~ /kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save/) dbg[cur] = 1
+		if ($0 ~ warnre) warn[cur] = 1
 		next
 	}
 	on && / (slab|page): \(/ {
@@ -104,7 +114,8 @@ faults_calls() {
 	}
 	END {
 		if (!seen) { print "no-start-mark"; exit 1 }
-		for (i = 1; i <= n; i++) print i, (i in osn) && !(i in dbg) ? "osn" : "kernel"
+		for (i = 1; i <= n; i++)
+			print i, (i in warn) ? "warn" : (i in osn) && !(i in dbg) ? "osn" : "kernel"
 	}' "$FT/trace"
 }
 
