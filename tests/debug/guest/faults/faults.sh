@@ -42,10 +42,15 @@ FT=$TFS/instances/osn_fi
 faults_trace_setup() {
 	# slab/page: each call; slab_ret/page_ret: its verdict (arg1=0x1:
 	# this one was made to fail), with its stack too.
-	for _p in slab:__should_failslab page:should_fail_alloc_page; do
-		echo "p:osn_fi/${_p%%:*} ${_p#*:}" >>"$TFS/kprobe_events" &&
-			echo "r:osn_fi/${_p%%:*}_ret ${_p#*:} \$retval" >>"$TFS/kprobe_events" ||
-			fail "cannot put a kprobe on ${_p#*:}"
+	# The gfp mask too (%si of __should_failslab(s, gfp), %di of
+	# should_fail_alloc_page(gfp, order)): faults_calls leaves out the
+	# calls that return before should_fail_ex(), as those do.
+	for _p in slab:__should_failslab:%si page:should_fail_alloc_page:%di; do
+		_r=${_p#*:}
+		_f=${_r%%:*}
+		echo "p:osn_fi/${_p%%:*} $_f gfp=${_r#*:}:x32" >>"$TFS/kprobe_events" &&
+			echo "r:osn_fi/${_p%%:*}_ret $_f \$retval" >>"$TFS/kprobe_events" ||
+			fail "cannot put a kprobe on $_f"
 		on_exit "echo -:osn_fi/${_p%%:*} >>$TFS/kprobe_events; echo -:osn_fi/${_p%%:*}_ret >>$TFS/kprobe_events"
 	done
 	mkdir "$FT" || fail "cannot create the instance osn_fi"
@@ -86,8 +91,24 @@ faults_traced() {
 # register is followed by an unregister that WARNs (tracepoint.c:406).
 FAULTS_WARN_SITES='trace_rb_cpu_prepare|event_define_fields|tracing_start_cmdline_record|tracing_start_tgid_record'
 faults_calls() {
-	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" '
+	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" \
+	    -v hm="$(cat /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem)" '
 	function pid_of(f) { sub(/.*-/, "", f); return f }
+	function hex(h,  i, v) {
+		h = tolower(h); sub(/^0x/, "", h); v = 0
+		for (i = 1; i <= length(h); i++)
+			v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+		return v
+	}
+	# whether the kernel returns before should_fail_ex(): __GFP_NOFAIL
+	# (0x8000 in 6.1), and a page allocation with __GFP_HIGHMEM (0x2)
+	# while ignore-gfp-highmem is set (faults_setup)
+	function exempt(line, g) {
+		if (!match(line, /gfp=0x[0-9a-fA-F]+/)) return 0
+		g = hex(substr(line, RSTART + 4, RLENGTH - 4))
+		if (int(g / 32768) % 2) return 1
+		return line ~ / page: \(/ && hm == "Y" && int(g / 2) % 2
+	}
 	/tracing_mark_write[^ ]*: osn-failnth: armed/ {
 		on = 1; seen = 1; cur = 0
 		if (tid == "") tid = pid_of($1)
@@ -110,6 +131,7 @@ faults_calls() {
 		# fail-nth counts task context only: not in a hard or soft IRQ
 		# or an NMI that interrupted the task (the third flag).
 		if (substr($3, 3, 1) ~ /[hsHzZ]/) { cur = 0; next }
+		if (exempt($0)) { cur = 0; next }
 		cur = ++n; next
 	}
 	END {
