@@ -343,12 +343,20 @@ static int inj_sleeper_fn(void *unused)
 /*
  * Not inlined: smp_send_reschedule() reports its caller's caller as the
  * call site (_RET_IP_), so that it is inj_send_one() on every kernel.
+ * False if the CPU is offline.  The check is made with preemption off: a
+ * CPU goes offline under stop_machine(), which waits for this section, so
+ * no IPI is sent to an offline CPU (x86 WARNs on that).
  */
-static noinline void inj_send_resched(void)
+static noinline bool inj_send_resched(void)
 {
+	bool online;
+
 	preempt_disable();
-	smp_send_reschedule(inj.cpu);
+	online = cpu_online(inj.cpu);
+	if (online)
+		smp_send_reschedule(inj.cpu);
 	preempt_enable();
+	return online;
 }
 
 /*
@@ -377,9 +385,8 @@ static noinline bool inj_send_one(void)
 		wake_up_process(inj.sleeper);
 		break;
 	case INJ_RESCHED:
-		if (!cpu_online(inj.cpu))
+		if (!inj_send_resched())
 			return false;
-		inj_send_resched();
 		WRITE_ONCE(inj.done, inj.done + 1);
 		WRITE_ONCE(inj.ctx_ok, inj.ctx_ok + 1);
 		return true;

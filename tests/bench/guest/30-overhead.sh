@@ -42,24 +42,25 @@ on_exit busy_stop
 
 measure() {	# COND REP
 	m_c=$1 m_rep=$2
+	# the tracer, and osn's events: osncause is osn with noise_cause too
+	m_tr=$m_c m_ev=sample
+	[ "$m_c" = osncause ] && m_tr=osn m_ev="sample noise_cause"
 	case $m_c in
 	none)	;;
 	busy)	for _c in $BCPU_LIST; do
 			taskset -c "$_c" sh -c 'while :; do :; done' &
 			busy_pids="$busy_pids $!"
 		done ;;
-	osncause) tr_start osn bench_ovh 1000000 1000000 5 sample noise_cause ;;
-	*)	tr_start "$m_c" bench_ovh 1000000 1000000 5 sample ;;
+	# shellcheck disable=SC2086 # one event per word
+	*)	tr_start "$m_tr" bench_ovh 1000000 1000000 5 $m_ev ;;
 	esac
 	sleep 0.5
 	m_ops=$(workload)
 	case $m_c in
 	none)	;;
 	busy)	busy_stop ;;
-	osncause) tr_stop osn bench_ovh
-		tr_teardown osn bench_ovh ;;
-	*)	tr_stop "$m_c" bench_ovh
-		tr_teardown "$m_c" bench_ovh ;;
+	*)	tr_stop "$m_tr" bench_ovh
+		tr_teardown "$m_tr" bench_ovh ;;
 	esac
 	if [ -z "$m_ops" ]; then
 		info "$m_c: no stress-ng metrics: $(tail -n 5 /tmp/bench_sng)"

@@ -37,10 +37,7 @@ try() {
 	shift 4
 	out=$(faults_traced 0 count "$@") || fail "$op: the dry run failed: $out"
 	k=$(event_field "$out" allocations)
-	calls=$(faults_calls) || {
-		grep -n -A12 -m3 -e "=> do_one_initcall" "$FT/trace"
-		fail "$op: the trace of the dry run lost its start"
-	}
+	calls=$(faults_calls) || fail "$op: the trace of the dry run lost its start"
 	eval "$undo" || fail "$op: cannot undo the dry run"
 	[ "${k:-0}" -gt 0 ] || fail "$op: the dry run counted no allocation"
 	traced=$(echo "$calls" | grep -c .)
@@ -136,13 +133,8 @@ try enable stopped "echo 0 >$inst/events/osn/sample/enable && stopped" -- write 
 # the trace of the dry run gives the Ns that are osn's in the worker that
 # took the start.  The kretprobes tell which allocation each attempt
 # failed; one that was not osn's is counted as missed.
-kworkers() {
-	for _p in /proc/[0-9]*; do
-		case "$(cat "$_p/comm" 2>/dev/null)" in kworker/u*) echo "${_p#/proc/}" ;; esac
-	done
-}
 arm_kworkers() {
-	for _t in $(kworkers); do
+	for _t in $(faults_tids 'kworker/u*'); do
 		echo "$1" >"/proc/$_t/task/$_t/fail-nth" 2>/dev/null
 	done
 }
@@ -150,7 +142,7 @@ on_exit arm_kworkers 0
 # The worker that ran osn's code in the trace.
 osn_worker() {
 	awk '/ (slab|page): \(/ { pid = $1; sub(/.*-/, "", pid); next }
-	/^ => .*\[osn\]/ && $0 !~ /osn_fi/ { print pid; exit }' "$FT/trace"
+	/^ => .*\[osn\]/ { print pid; exit }' "$FT/trace"
 }
 start_ended() { [ "$(cat $P/start_error)" != 0 ] || eng_nthreads_is 1; }
 # start_run N: enable, with the Nth allocation of every unbound worker
@@ -251,10 +243,7 @@ try hotplug offline1 "wait_for 10 eng_nthreads_is 2 && echo 0 >/sys/devices/syst
 # online callback (it creates the CPU's workload thread).  A failure there
 # does not fail the CPU: it comes online without osn's thread
 # (20-fail-function.sh checks what dmesg says); the next online brings it.
-cpuhp1=
-for _p in /proc/[0-9]*; do
-	[ "$(cat "$_p/comm" 2>/dev/null)" = cpuhp/1 ] && cpuhp1=${_p#/proc/}
-done
+cpuhp1=$(faults_tids cpuhp/1)
 [ -n "$cpuhp1" ] || fail "no cpuhp/1 thread"
 export OSN_FAILNTH_TASK=$cpuhp1
 try hotplug-cpuhp offline1 "echo 0 >/sys/devices/system/cpu/cpu1/online && wait_for 10 eng_nthreads_is 1" \

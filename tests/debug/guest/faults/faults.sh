@@ -90,9 +90,16 @@ faults_traced() {
 # (trace_events.c:2556); the comm and tgid recorders, whose failed
 # register is followed by an unregister that WARNs (tracepoint.c:406).
 FAULTS_WARN_SITES='trace_rb_cpu_prepare|event_define_fields|tracing_start_cmdline_record|tracing_start_tgid_record'
+# The frames of osn's code (its module, or its init: do_one_initcall, as no
+# other module loads meanwhile), and of the debug kernel's bookkeeping of
+# an allocation (the kmemleak object, the debug objects' pool, the KASAN
+# stack depot), which a production kernel does not make and which has
+# fallbacks of its own: never counted for osn, whoever allocated.
+FAULTS_OSN_FRAMES='[[]osn[]]|do_one_initcall'
+FAULTS_DEBUG_FRAMES='kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save'
 faults_calls() {
 	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" \
-	    -v hm="$(cat /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem)" '
+	    -v osnre="$FAULTS_OSN_FRAMES" -v dbgre="$FAULTS_DEBUG_FRAMES" -v hm="$(cat /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem)" '
 	function pid_of(f) { sub(/.*-/, "", f); return f }
 	function hex(h,  i, v) {
 		h = tolower(h); sub(/^0x/, "", h); v = 0
@@ -115,14 +122,10 @@ faults_calls() {
 		next
 	}
 	/tracing_mark_write[^ ]*: osn-failnth: disarmed/ { on = 0; cur = 0; next }
-	# The bookkeeping of the debug kernel (the kmemleak object of an
-	# allocation, the pool of the debug objects, the KASAN stack depot)
-	# is not made by a production kernel, and has fallbacks of its own:
-	# it is never counted for osn, whoever allocated.
 	/^ => / {
 		if (!cur) next
-		if ($0 ~ /\[osn\]/ || $0 ~ /do_one_initcall/) osn[cur] = 1
-		if ($0 ~ /kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save/) dbg[cur] = 1
+		if ($0 ~ osnre) osn[cur] = 1
+		if ($0 ~ dbgre) dbg[cur] = 1
 		if ($0 ~ warnre) warn[cur] = 1
 		next
 	}
@@ -145,15 +148,23 @@ faults_calls() {
 # of each, then a line "faults_failed: osn=X kernel=Y" (how many were
 # osn's, as faults_calls judges, and how many were not).
 faults_failed() {
-	awk '
+	awk -v osnre="$FAULTS_OSN_FRAMES" -v dbgre="$FAULTS_DEBUG_FRAMES" '
 	function done() { if (grab) { if (o && !d) no++; else nk++ }; grab = 0; o = 0; d = 0 }
 	/ (slab|page)_ret: \(.* arg1=0x1$/ { done(); grab = 1; print "failed:"; next }
 	/ (slab|page)(_ret)?: \(/ { done(); next }
 	grab && /^ => / {
 		print
-		if ($0 ~ /\[osn\]/) o = 1
-		if ($0 ~ /kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save/) d = 1
+		if ($0 ~ osnre) o = 1
+		if ($0 ~ dbgre) d = 1
 		next
 	}
 	END { done(); print "faults_failed: osn=" no + 0 " kernel=" nk + 0 }' "$FT/trace"
+}
+
+# faults_tids PATTERN: the tasks whose comm matches the shell PATTERN.
+faults_tids() {
+	for _p in /proc/[0-9]*; do
+		# shellcheck disable=SC2254 # a pattern on purpose
+		case "$(cat "$_p/comm" 2>/dev/null)" in $1) echo "${_p#/proc/}" ;; esac
+	done
 }
