@@ -181,10 +181,12 @@ def rows_for(data):
     sec('Loop resolution (CPU 1, threshold 1 µs)')
     R.append(Row('ns per loop iteration (window / iterations)', 'loop', key('ns_loop'), 1,
                  better='lower', ref='oslat', ratio=None,
-                 note='upstream does not count its iterations; oslat: user-space loop'))
+                 note='upstream does not count its iterations; oslat: user-space loop',
+                 refs=[('osn with osn:noise_cause on too', 'osncause', key('ns_loop'), 1)]))
     R.append(Row('ns per loop iteration, noise samples excluded', 'loop', key('ns_loop_quiet'), 1,
                  better='lower', ratio=None,
-                 note='(runtime − noise) / (loops − samples): the loop\'s own cost'))
+                 note='(runtime − noise) / (loops − samples): the loop\'s own cost',
+                 refs=[('osn with osn:noise_cause on too', 'osncause', key('ns_loop_quiet'), 1)]))
     R.append(Row('smallest gap between two clock reads (ns)', 'loop', key('min_gap'), 0,
                  better='lower', ratio=None, note='osn:sample min_gap'))
     R.append(Row('CPU available, per-period summaries only (%)', 'floor', key('avail'), 3,
@@ -261,6 +263,22 @@ def rows_for(data):
                            ('rtla run', 'rtla', key('inj_per_s'), 0)]))
         R.append(Row(f'{cmd}: events lost (sum over repeats)', f'tool_{cmd}_high', key('lost'), 0,
                      better='lower', b='rtla', ratio=None))
+    if 'monitor_low' in data:
+        sec('osn monitor (pinned to CPU 0, probes only on CPU 1, HTTP + textfile, '
+            'scraped every 15 s; osn only: upstream has no monitor)')
+        R.append(Row('CPU while running, nothing injected (% of a CPU)', 'monitor_low',
+                     key('run_pct'), 3, better='lower', ratio=None,
+                     note='the issue\'s bound: 0.5 %',
+                     refs=[('osn top -q, threshold 50 µs', 'osn', key('run_pct'), 2,
+                            'tool_top_low')]))
+        R.append(Row('CPU while running, injected 5 µs IRQs (% of a CPU)', 'monitor_high',
+                     key('run_pct'), 3, better='lower', ratio=None,
+                     note='each IRQ a noise it counts'))
+        R.append(Row('wake-ups per second', 'monitor_low', key('wakeups_s'), 2,
+                     better='lower', ratio=None, note='voluntary context switches'))
+        R.append(Row('scrapes that failed', 'monitor_high', key('failed'), 0, better='lower',
+                     ratio=None))
+        R.append(Row('RSS (kB)', 'monitor_low', key('rss_kb'), 0, better='lower', ratio=None))
     sec('Footprint')
     R.append(Row('osn.ko text / data / bss (bytes, host `size`)', 'size', None, note='built-in upstream'))
     R.append(Row('module size in /proc/modules (bytes)', 'footprint', key('module_bytes'), 0,

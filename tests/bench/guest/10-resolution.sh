@@ -6,7 +6,10 @@
 #          events) and the smallest gap between two clock reads (min_gap);
 #          oslat: ns per iteration of its user-space loop (duration /
 #          iterations bucketed), and its min/avg.  Upstream does not expose
-#          its loop count.
+#          its loop count (12-loopcost.sh estimates it).
+#          osncause: osn with osn:noise_cause enabled too (its probes on
+#          the wake-up, workqueue, timer and IPI tracepoints): the same
+#          figures, so that the cause event's cost to the loop shows.
 #   floor  per-period summaries only (osn:sample; upstream's osnoise
 #          tracer entries), threshold 1 us: % of CPU available, i.e. how
 #          much of the window the loop itself reports as noise.
@@ -49,8 +52,12 @@ hist_hits() {
 }
 resolution() {
 	fl_t=$1 fl_rep=$2
-	tr_start "$fl_t" bench_res 1000000 1000000 1 sample
-	case $fl_t in
+	# the tracer, and osn's events: osncause is osn with noise_cause too
+	fl_tr=$fl_t fl_ev=sample
+	[ "$fl_t" = osncause ] && fl_tr=osn fl_ev="sample noise_cause"
+	# shellcheck disable=SC2086 # one event per word
+	tr_start "$fl_tr" bench_res 1000000 1000000 1 $fl_ev
+	case $fl_tr in
 	osn) bwait 30 have_osn_samples $NPER || info "osn: fewer than $NPER samples"
 	     fl_s=osn ;;
 	up)  bwait 30 have_up_summaries $NPER || info "up: fewer than $NPER summaries"
@@ -72,15 +79,15 @@ resolution() {
 	else
 		info "$fl_t: hist trigger rejected"
 	fi
-	tr_stop "$fl_t" bench_res
+	tr_stop "$fl_tr" bench_res
 	# what the loop did while the events were on (osn: its sample events)
-	[ "$fl_rep" = 1 ] && [ "$fl_t" = osn ] &&
+	[ "$fl_rep" = 1 ] && [ "$fl_tr" = osn ] &&
 		info "osn samples during the events: $(grep ' sample: runtime ' "$BI/trace" | tail -n 2 |
 			sed 's/.* sample: //' | cut -d' ' -f1-14 | tr '\n' '|')"
-	tr_teardown "$fl_t" bench_res
+	tr_teardown "$fl_tr" bench_res
 
 	# the floor: complete periods (runtime >= 0.9 s) from before the events
-	if [ "$fl_t" = osn ]; then
+	if [ "$fl_tr" = osn ]; then
 		osn_samples /tmp/bench_floor >/tmp/bench_floor.s
 		[ "$fl_rep" = 1 ] && info "osn sample: $(head -n 1 /tmp/bench_floor.s)"
 		fl_r=$(awk '{ for (i = 1; i < NF; i += 2) v[$i] = $(i + 1) + 0
@@ -94,8 +101,8 @@ resolution() {
 			    n, rt / lo, (lo > sa ? (rt - no) / (lo - sa) : 0), mg, 100 * (rt - no) / rt,
 			    sa * 1e9 / rt, mn == "" ? "nan" : mn }' /tmp/bench_floor.s)
 		if [ -n "$fl_r" ]; then
-			bench_result floor osn "$fl_rep" "$fl_r"
-			bench_result loop osn "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' |
+			bench_result floor "$fl_t" "$fl_rep" "$fl_r"
+			bench_result loop "$fl_t" "$fl_rep" "$(echo "$fl_r" | tr ' ' '\n' |
 				grep -E '^(ns_loop|ns_loop_quiet|min_gap)=' | tr '\n' ' ')"
 		else
 			info "osn: no full period: $(head -n 3 /tmp/bench_floor.s)"
@@ -146,6 +153,7 @@ oslat_loop() {
 have_oslat=0
 command -v oslat >/dev/null && have_oslat=1
 tracers=$(bench_tracers)
+osn_have && tracers="$tracers osncause"
 [ $have_oslat = 1 ] && tracers="$tracers oslat"
 info "tracers: $tracers, repeats: $BENCH_REPEATS"
 for rep in $(bench_seq "$BENCH_REPEATS"); do
