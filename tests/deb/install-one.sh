@@ -8,10 +8,11 @@
 # is left when the namespace ends.  In it: apt-get install ./ the packages
 # of DEBDIR, check that DKMS built and installed osn.ko for the kernel
 # whose headers are there, dpkg -P, check that nothing is left.  One line
-# per check, "ok RELEASE: ..." or "FAIL RELEASE: ...".
+# per check, "ok RELEASE: ..." or "FAIL RELEASE: ...".  DEBDIR has
+# osn-dkms and the osn (CLI) package built for RELEASE (tests/deb/run.sh:
+# on bookworm by make deb, on forky by build-one.sh there).
 set -uo pipefail
 rel=$1 lower=$2 dir=$3 debdir=$4
-m=$dir/m
 t0=$(date +%s)
 version=$(dpkg-deb -f "$(ls "$debdir"/osn-dkms_*.deb)" Version)
 
@@ -22,27 +23,10 @@ check() {	# WHAT CMD...: ok or FAIL with CMD's status
 	shift
 	if "$@"; then ok "$what"; else fail "$what"; fi
 }
-in_m() {
-	chroot "$m" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-		HOME=/root DEBIAN_FRONTEND=noninteractive "$@"
-}
-apt_m() {
-	in_m apt-get -o Acquire::Check-Valid-Until=false -o Dpkg::Use-Pty=0 \
-		-o APT::Install-Recommends=false "$@"
-}
+. "$(dirname "$0")/overlay.sh"
 
-mount -t tmpfs -o size=4g osn-deb "$dir" || { fail "tmpfs at $dir"; exit 1; }
-mkdir -p "$dir/u" "$dir/w" "$m"
-mount -t overlay osn-deb -o "lowerdir=$lower,upperdir=$dir/u,workdir=$dir/w" "$m" ||
-	{ fail "overlay of $lower"; exit 1; }
-# The host's root has an empty /dev and /proc under its mounts.
-if ! { mount --rbind /dev "$m/dev" && mount -t proc proc "$m/proc" &&
-	mount -t tmpfs tmp "$m/tmp"; }; then
-	fail "mounts in the overlay"
-	exit 1
-fi
-cp /etc/resolv.conf "$m/etc/resolv.conf" 2>/dev/null
-cp "$debdir"/osn_*.deb "$debdir"/osn-dkms_*.deb "$m/tmp/"
+overlay_up "$lower" "$dir"
+cp "$debdir"/*.deb "$m/tmp/"
 
 # One kernel per release (a generic one if it has headers, else an -rt
 # one): the other kernels' module directories are hidden in the overlay
@@ -64,20 +48,23 @@ done
 [ -n "$kver" ] || { fail "no kernel headers in $lower"; exit 1; }
 echo "# $rel: kernel headers $kver; $(in_m dpkg-query -W -f='dkms ${Version}' dkms 2>/dev/null || echo 'dkms not installed yet')"
 
-# The CLI needs libtracefs1 >= 1.6.3 and libproc2-0 (built on bookworm):
-# bullseye has neither (libtracefs1 1.0.2, procps 3.3's libprocps8), forky
-# has libproc2-1 (a new soname).  There only osn-dkms is installed, and the
-# test checks that apt indeed refuses osn, so it notices when that changes.
+# The CLI needs libtracefs1 >= 1.6.3 and libproc2: bullseye has neither
+# (libtracefs1 1.0.2, procps 3.3's libprocps8).  There only osn-dkms is
+# installed, and the test checks that apt indeed refuses osn (bookworm's),
+# so it notices when that changes.
 debs="/tmp/$(basename "$debdir"/osn-dkms_*.deb)"
-cli=/tmp/$(basename "$debdir"/osn_*.deb)
+cli=$(ls "$debdir"/osn_*.deb 2>/dev/null | head -n 1)
+[ -z "$cli" ] || cli=/tmp/$(basename "$cli")
 case $rel in
-bullseye|forky)
-	if apt_m install -y -s "$cli" >"$dir/sim.log" 2>&1; then
+bullseye)
+	if [ -z "$cli" ]; then
+		fail "no osn package in $debdir to try"
+	elif apt_m install -y -s "$cli" >"$dir/sim.log" 2>&1; then
 		fail "apt would install osn on $rel: install it there too (tests/deb/install-one.sh)"
 	else
 		ok "osn (CLI) not installable, as expected: $(grep -Eo 'Depends: (libproc2|libtracefs)[^ ]* [^ ]*[^,]*' "$dir/sim.log" | sed 's/Depends: //' | sort -u | tr '\n' ' ')"
 	fi ;;
-*)	debs="$debs $cli" ;;
+*)	if [ -n "$cli" ]; then debs="$debs $cli"; else fail "no osn package built for $rel"; fi ;;
 esac
 
 # DKMS >= 3 signs what it builds with a key it makes with openssl, which a
@@ -85,19 +72,9 @@ esac
 # packages, so that signing is checked on every release whose DKMS signs.
 [ "$rel" = bullseye ] || debs="$debs openssl"
 
-# apt-get install ./...: dkms and what it needs come from the mirror; if
-# the chroot's package lists are stale (404), update them (in the overlay).
+# apt-get install ./...: dkms and what it needs come from the mirror.
 # shellcheck disable=SC2086
-if ! apt_m install -y -q $debs >"$dir/install.log" 2>&1; then
-	if grep -qE '404|Unable to fetch|Unable to locate|has no installation candidate' "$dir/install.log"; then
-		echo "# $rel: stale package lists: apt-get update"
-		apt_m update -q >/dev/null 2>&1
-		# shellcheck disable=SC2086
-		apt_m install -y -q $debs >"$dir/install.log" 2>&1
-	fi
-fi
-# shellcheck disable=SC2181
-if [ $? = 0 ]; then ok "apt-get install $debs"; else
+if apt_m_fresh "$dir/install.log" install -y -q $debs; then ok "apt-get install $debs"; else
 	fail "apt-get install $debs"; tail -n 25 "$dir/install.log" | sed 's/^/#   /'
 fi
 

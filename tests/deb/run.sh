@@ -9,7 +9,10 @@
 #     fresh overlay of that release's chroot (build/roots/<release>/; the
 #     host itself for its own release), DKMS builds osn.ko for the
 #     chroot's kernel headers (one kernel per release), dpkg -P, nothing
-#     left (tests/deb/install-one.sh).  build/roots/ is never written.
+#     left (tests/deb/install-one.sh).  build/roots/ is never written;
+#   - on forky the osn (CLI) package is built first with forky's own
+#     toolchain and libraries (tests/deb/build-one.sh, into build/deb/forky/),
+#     and that package is the one installed there.
 # Needs root (through sudo if not).  Ends with "N passed, N failed"; exit status 0 only if
 # nothing failed.
 set -uo pipefail
@@ -23,6 +26,12 @@ fi
 build=1
 [ "${1:-}" = --no-build ] && { build=0; shift; }
 [ $# -gt 0 ] || set -- bullseye bookworm trixie forky
+# The releases whose libraries have other sonames than bookworm's, where the
+# osn (CLI) package is built again with the release's own toolchain and
+# libraries (build-one.sh): forky's libproc2-1.  Trixie has bookworm's
+# sonames (libproc2-0, libtracefs1, libjson-c5); bullseye cannot build the
+# CLI at all (libtracefs 1.0.2, no libproc2).
+cli_build=${OSN_DEB_CLI_BUILD-forky}
 t0=$(now_s)
 pass=0 failed=0
 ok() { echo "ok $*"; pass=$((pass + 1)); }
@@ -79,8 +88,33 @@ for rel in "$@"; do
 		fi
 	fi
 	mkdir -p "$work/$rel"
-	unshare -m --propagation private -- "$here/install-one.sh" "$rel" "$lower" \
-		"$work/$rel" "$debdir" >"$work/$rel.log" 2>&1 &
+	case " $cli_build " in
+	*" $rel "*)
+		# the CLI built on $rel first (build-one.sh), into build/deb/$rel/
+		# with a copy of osn-dkms, then the same install test
+		rdeb=$debdir/$rel
+		rm -rf "$rdeb"
+		mkdir -p "$rdeb" "$work/$rel-build"
+		cp "$debdir"/osn-dkms_*.deb "$rdeb/"
+		{
+			unshare -m --propagation private -- "$here/build-one.sh" "$rel" "$lower" \
+				"$work/$rel-build" "$debdir/src" "$rdeb"
+			# lintian (the host's) on it, as make-deb.sh on bookworm's
+			if ls "$rdeb"/osn_*.deb >/dev/null 2>&1; then
+				if lintian --fail-on error "$rdeb"/osn_*.deb >"$rdeb/lintian.txt" 2>&1; then
+					echo "ok $rel: lintian: no error on its osn package ($(grep -c '^W:' "$rdeb/lintian.txt") warnings)"
+				else
+					echo "FAIL $rel: lintian reported errors on its osn package"
+					sed 's/^/#   /' "$rdeb/lintian.txt"
+				fi
+			fi
+			unshare -m --propagation private -- "$here/install-one.sh" "$rel" "$lower" \
+				"$work/$rel" "$rdeb"
+		} >"$work/$rel.log" 2>&1 & ;;
+	*)
+		unshare -m --propagation private -- "$here/install-one.sh" "$rel" "$lower" \
+			"$work/$rel" "$debdir" >"$work/$rel.log" 2>&1 & ;;
+	esac
 	pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
