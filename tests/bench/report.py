@@ -279,6 +279,12 @@ def rows_for(data):
         R.append(Row('scrapes that failed', 'monitor_high', key('failed'), 0, better='lower',
                      ratio=None))
         R.append(Row('RSS (kB)', 'monitor_low', key('rss_kb'), 0, better='lower', ratio=None))
+        R.append(Row('user-space speed: stress-ng --cpu int64 on the guest\'s CPU 0 (bogo ops/s)',
+                     'speed', key('ops_s'), 0, a='guest', ratio=None,
+                     note='the same binary on the host, after the boot (idle or not): how much '
+                          'slower TCG runs user-space code',
+                     refs=[('host', 'host', key('ops_s'), 0),
+                           ('guest / host', 'guest', rel_to('host', 'ops_s'), 3)]))
     sec('Footprint')
     R.append(Row('osn.ko text / data / bss (bytes, host `size`)', 'size', None, note='built-in upstream'))
     R.append(Row('module size in /proc/modules (bytes)', 'footprint', key('module_bytes'), 0,

@@ -126,6 +126,13 @@ for K in "${kernels[@]}"; do
 		size "$ko" | awk 'NR == 2 { printf "OSN-BENCH fig=size tracer=osn rep=1 text=%d data=%d bss=%d\n", $1, $2, $3 }' >>"$host"
 		echo "OSN-BENCH fig=size tracer=osn rep=1 file_bytes=$(stat -c %s "$ko")" >>"$host"
 	fi
+	# the host's speed at the user-space code 45-monitor.sh times in the
+	# guest (the same stress-ng binary): how much slower TCG runs it
+	if command -v stress-ng >/dev/null; then
+		stress-ng --cpu 1 --cpu-method int64 --timeout 5s --metrics-brief 2>&1 |
+			awk '{ for (i = 1; i < NF; i++) if ($i == "cpu" && $(i + 1) ~ /^[0-9]+$/) {
+				printf "OSN-BENCH fig=speed tracer=host rep=1 ops_s=%s\n", $(NF - 1); exit } }' >>"$host"
+	fi
 	commit=$(git -C "$OSN_ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	dirty=$(git -C "$OSN_ROOT" status --porcelain -- kernel tools include 2>/dev/null | grep -c . || true)
 	[ "$dirty" = 0 ] || commit="$commit+wip"
