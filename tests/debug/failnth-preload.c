@@ -26,16 +26,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static int fail_nth_fd = -1;
-static int mark_fd = -1;
-static char out_path[256];
+#include "failnth-mark.h"
 
-static void mark(const char *what)
-{
-	/* Quietly: with tracing off the write fails, and that is fine. */
-	if (mark_fd >= 0 && write(mark_fd, what, strlen(what)) < 0)
-		return;
-}
+static int fail_nth_fd = -1;
+static char out_path[256];
 
 __attribute__((constructor)) static void osn_failnth_arm(void)
 {
@@ -48,8 +42,7 @@ __attribute__((constructor)) static void osn_failnth_arm(void)
 	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (fail_nth_fd < 0)
 		return;
-	if (getenv("OSN_FAILNTH_MARK"))
-		mark_fd = open(getenv("OSN_FAILNTH_MARK"), O_WRONLY | O_CLOEXEC);
+	mark_open();	/* no mark lines if it cannot be opened */
 	unsetenv("OSN_FAILNTH");
 	unsetenv("OSN_FAILNTH_OUT");
 	unsetenv("OSN_FAILNTH_MARK");

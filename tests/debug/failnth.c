@@ -35,16 +35,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int fail_nth_fd = -1;
-static int mark_fd = -1;
+#include "failnth-mark.h"
 
-/* A line in the trace around the armed window, if asked for. */
-static void mark(const char *what)
-{
-	/* Quietly: with tracing off the write fails, and that is fine. */
-	if (mark_fd >= 0 && write(mark_fd, what, strlen(what)) < 0)
-		return;
-}
+static int fail_nth_fd = -1;
 
 /* Armed this far, fail-nth counts calls without ever failing one. */
 #define OSN_COUNT_FROM	1000000000UL
@@ -116,12 +109,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (getenv("OSN_FAILNTH_MARK")) {
-		mark_fd = open(getenv("OSN_FAILNTH_MARK"), O_WRONLY);
-		if (mark_fd < 0) {
-			perror("osn-failnth: OSN_FAILNTH_MARK");
-			return 2;
-		}
+	if (mark_open()) {
+		perror("osn-failnth: OSN_FAILNTH_MARK");
+		return 2;
 	}
 
 	mark("osn-failnth: armed");

@@ -32,6 +32,50 @@ bad=0
 # failed attempt; UNDO (a shell command) undoes a successful one.  Prints
 # the operation's table row.
 EDGE=${OSN_FAULT_EDGE:-16}
+
+# aim N ATTEMPT [ARGS...]: "ATTEMPT N ARGS..." until the allocation it
+# failed was osn's.
+# ATTEMPT sets $who (osn when it was) and $n2 (where osn's $i-th
+# allocation was in its trace).  A kernel thread's allocations (cpuhp/N,
+# osn's worker) vary a little from run to run: when the Nth was not osn's,
+# aim again at where osn's $i-th was, at most 3 times; $again counts the
+# aims, $n is the last N tried.
+aim() {
+	n=$1 _aim_f=$2
+	shift 2
+	_aim_a=0
+	while :; do
+		_aim_a=$((_aim_a + 1))
+		"$_aim_f" "$n" "$@"
+		[ "$who" = osn ] && break
+		info "$op: N=$n was not osn's allocation this time (${who:-not reached}); osn's #$i was N=${n2:-none}"
+		[ $_aim_a -lt 3 ] && [ -n "$n2" ] && [ "$n2" != "$n" ] || break
+		n=$n2
+		again=$((again + 1))
+	done
+}
+
+# try_attempt N FAILNTH_ARGS...: try()'s operation with the Nth allocation
+# failing; sets $out, $rc, $who, $n2 for aim().  An attempt whose failed
+# allocation was not osn's is undone (or checked clean) here.
+try_attempt() {
+	_ta_n=$1
+	shift
+	out=$(faults_traced "$_ta_n" "$@")
+	rc=$?
+	[ $rc = 2 ] && fail "$op: osn-failnth: $out"
+	calls=$(faults_calls)
+	who=$(echo "$calls" | awk -v n="$_ta_n" '$1 == n { print $2 }')
+	n2=$(echo "$calls" | awk -v i="$i" '$2 == "osn" && ++j == i { print $1 }')
+	[ "$who" = osn ] && return 0
+	if [ $rc = 0 ]; then
+		eval "$undo" || fail "$op: cannot undo the attempt at N=$_ta_n"
+	elif ! eval "$clean"; then
+		info "$op: N=$_ta_n left state behind"
+		notclean=$((notclean + 1))
+	fi
+}
+
 try() {
 	op=$1 clean=$2 undo=$3
 	shift 4
@@ -55,30 +99,7 @@ try() {
 			[ $(((i - EDGE) % stride)) != 0 ]; then
 			continue
 		fi
-		# The allocations of a kernel thread (cpuhp/N) vary a little
-		# from run to run: if the Nth was not osn's this time, aim
-		# again at where osn's ith allocation was (at most 3 times).
-		a=0
-		while :; do
-			a=$((a + 1))
-			out=$(faults_traced $n "$@")
-			rc=$?
-			[ $rc = 2 ] && fail "$op: osn-failnth: $out"
-			calls=$(faults_calls)
-			who=$(echo "$calls" | awk -v n="$n" '$1 == n { print $2 }')
-			[ "$who" = osn ] && break
-			n2=$(echo "$calls" | awk -v i="$i" '$2 == "osn" && ++j == i { print $1 }')
-			info "$op: N=$n was not osn's allocation this time (${who:-not reached}); osn's #$i was N=${n2:-none}"
-			if [ $rc = 0 ]; then
-				eval "$undo" || fail "$op: cannot undo the attempt at N=$n"
-			elif ! eval "$clean"; then
-				info "$op: N=$n left state behind"
-				notclean=$((notclean + 1))
-			fi
-			[ $a -lt 3 ] && [ -n "$n2" ] && [ "$n2" != "$n" ] || break
-			n=$n2
-			again=$((again + 1))
-		done
+		aim "$n" try_attempt "$@"
 		tried=$((tried + 1))
 		if [ "$who" != osn ]; then
 			missed=$((missed + 1))
@@ -175,7 +196,7 @@ start_off
 nths=$(echo "$calls" | awk '$2 == "osn" { print $1 }')
 m=$(echo "$nths" | grep -c .)
 [ "$m" -gt 0 ] || fail "start: none of the worker's $k allocations is osn's"
-tried=0 nfail=0 nok=0 missed=0 notclean=0 again=0 i=0
+op=start tried=0 nfail=0 nok=0 missed=0 notclean=0 again=0 i=0
 # start_attempt N: one start with N armed, judged and undone; sets $who
 # (osn when the allocation that failed was osn's) and $n2 (where osn's
 # ith allocation was in this attempt's trace).
@@ -207,18 +228,7 @@ start_attempt() {
 }
 for n in $nths; do
 	i=$((i + 1))
-	# As in try(): a worker's allocations vary a little from run to run;
-	# when the Nth was not osn's, aim again at where osn's ith was.
-	a=0
-	while :; do
-		a=$((a + 1))
-		start_attempt "$n"
-		[ $who = osn ] && break
-		info "start: N=$n was not osn's allocation this time; osn's #$i was N=${n2:-none}"
-		[ $a -lt 3 ] && [ -n "$n2" ] && [ "$n2" != "$n" ] || break
-		n=$n2
-		again=$((again + 1))
-	done
+	aim "$n" start_attempt
 	tried=$((tried + 1))
 	if [ $who != osn ]; then
 		missed=$((missed + 1))
