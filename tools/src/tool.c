@@ -114,6 +114,16 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 }
 
 /*
+ * The CPUs whose buffers hold osn's events: with -c, the measured ones
+ * (osn writes its events on the CPU it measures); without, every CPU (one
+ * that comes online later is measured too).
+ */
+static const struct osn_cpuset *read_cpus(const struct osn_tool *t)
+{
+	return t->p->have_cpus ? &t->measured : NULL;
+}
+
+/*
  * Read what the tool's instance holds.  While the instance records, a read
  * lasts at most one read interval: where events come faster than they are
  * parsed (osn hist without hist triggers at a low threshold), the loop must
@@ -124,8 +134,8 @@ int osn_tool_read(struct osn_tool *t)
 	/* no formats: osn.ko went away under osn monitor, nothing to read */
 	if (!t->dec.tep)
 		return 0;
-	if (osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed,
-			    t->read_ns ? t->read_ns : TICK_NS) < 0)
+	if (osn_read_events(t->inst, &t->dec, read_cpus(t), dispatch, t,
+			    &t->missed, t->read_ns ? t->read_ns : TICK_NS) < 0)
 		return -1;
 	return 0;
 }
@@ -1164,7 +1174,8 @@ static void read_last(struct osn_tool *t)
 {
 	tracefs_trace_off(t->inst);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
-		osn_read_events(t->inst, &t->dec, dispatch, t, &t->missed, 0);
+		osn_read_events(t->inst, &t->dec, read_cpus(t), dispatch, t,
+				&t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
 		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
