@@ -170,23 +170,38 @@ static void osn_origin_fill(struct osn_origin *o, unsigned int target_cpu)
 	memcpy(o->comm, current->comm, sizeof(o->comm));
 }
 
-/* Record that the current context sends @key (running @function) to @cpu. */
+/* The same sender: the same task, or the same kind of interrupt, and CPU. */
+static bool osn_origin_same_sender(const struct osn_origin *a,
+				   const struct osn_origin *b)
+{
+	return a->cpu == b->cpu && a->pid == b->pid &&
+	       (a->pid != -1 || !strcmp(a->comm, b->comm));
+}
+
+/*
+ * Record that the current context sends @key (running @function) to @cpu.
+ * A record of the same @key is replaced; with @per_sender, only one of the
+ * same sender (a key that stands for a kind of request, not an object).
+ */
 static void osn_origin_record(unsigned int cpu, const void *key,
-			      unsigned long function)
+			      unsigned long function, bool per_sender)
 {
 	struct osn_origin_table *t;
 	struct osn_origin *o = NULL, *victim = NULL;
+	struct osn_origin me;
 	unsigned long flags;
 	unsigned int i;
 
 	if (in_nmi() || !osn_cause_cpu_measured(cpu))
 		return;
+	osn_origin_fill(&me, cpu);
 	t = per_cpu_ptr(&osn_origins, cpu);
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = 0; i < OSN_ORIGINS; i++) {
 		struct osn_origin *s = &t->slot[i];
 
-		if (s->key == key) {
+		if (s->key == key &&
+		    (!per_sender || osn_origin_same_sender(s, &me))) {
 			o = s;
 			break;
 		}
@@ -201,10 +216,10 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 	}
 	if (!o)
 		o = victim;
+	*o = me;
 	o->key = key;
 	o->function = function;
 	o->stamp_ns = ktime_get_mono_fast_ns();
-	osn_origin_fill(o, cpu);
 	raw_spin_unlock_irqrestore(&t->lock, flags);
 }
 
@@ -331,7 +346,7 @@ void osn_cause_thread_in(struct osn_cpu *oc, struct task_struct *next)
  */
 void osn_probe_cause_waking(void *data, struct task_struct *p)
 {
-	osn_origin_record(task_cpu(p), p, (unsigned long)p->pid);
+	osn_origin_record(task_cpu(p), p, (unsigned long)p->pid, false);
 }
 OSN_PROBE_TYPECHECK(sched_waking, osn_probe_cause_waking);
 
@@ -346,7 +361,7 @@ void osn_probe_cause_queue_work(void *data, OSN_WQ_QUEUE_WORK_ARGS)
 
 	if (cpu >= nr_cpu_ids)
 		cpu = raw_smp_processor_id();
-	osn_origin_record(cpu, work, (unsigned long)work->func);
+	osn_origin_record(cpu, work, (unsigned long)work->func, false);
 }
 OSN_PROBE_TYPECHECK(workqueue_queue_work, osn_probe_cause_queue_work);
 
@@ -378,7 +393,7 @@ OSN_PROBE_TYPECHECK(workqueue_execute_end, osn_probe_cause_execute_end);
 void osn_probe_cause_timer_start(void *data, OSN_TIMER_START_ARGS)
 {
 	osn_origin_record(timer->flags & TIMER_CPUMASK, timer,
-			  (unsigned long)timer->function);
+			  (unsigned long)timer->function, false);
 }
 OSN_PROBE_TYPECHECK(timer_start, osn_probe_cause_timer_start);
 
@@ -423,7 +438,7 @@ void osn_probe_cause_csd_queue(void *data, const unsigned int cpu,
 			       unsigned long callsite, smp_call_func_t func,
 			       call_single_data_t *csd)
 {
-	osn_origin_record(cpu, csd, (unsigned long)func);
+	osn_origin_record(cpu, csd, (unsigned long)func, false);
 }
 OSN_PROBE_TYPECHECK(csd_queue_cpu, osn_probe_cause_csd_queue);
 
@@ -437,12 +452,15 @@ OSN_PROBE_TYPECHECK(csd_function_entry, osn_probe_cause_csd_function);
 
 #if OSN_HAVE_IPI_SEND_TRACEPOINT
 /*
- * A reschedule IPI carries no object to key its origin by: one record per
- * target CPU, under this key, holds the last sender (the IPIs to one CPU
- * are handled in the order sent; two sent before the first is handled
- * make one interrupt, named after the last).
+ * A reschedule IPI carries no object to key its origin by: its records
+ * share this key, one per sender (the last request of each).  Requests
+ * sent before the target handles the first make one interrupt (the
+ * vector is pending once), which served them all: it names each sender.
  */
 static const char osn_resched_key;
+
+/* Senders named per reschedule interrupt, at most. */
+#define OSN_RESCHED_SENDERS	4
 
 /*
  * In the sender's context.  A NULL callback is a reschedule IPI
@@ -453,13 +471,61 @@ void osn_probe_cause_ipi_send(void *data, const unsigned int cpu,
 			      unsigned long callsite, void *callback)
 {
 	if (!callback)
-		osn_origin_record(cpu, &osn_resched_key, callsite);
+		osn_origin_record(cpu, &osn_resched_key, callsite, true);
 }
 OSN_PROBE_TYPECHECK(ipi_send_cpu, osn_probe_cause_ipi_send);
 
-/* The reschedule vector's entry on the measured CPU (irq_vectors). */
+/*
+ * On the measured CPU: take every fresh record of @key into @o (at most
+ * @max; the rest are dropped with the stale ones).  Returns how many.
+ */
+static unsigned int osn_origin_take_all(const void *key, struct osn_origin *o,
+					unsigned int max)
+{
+	struct osn_origin_table *t = this_cpu_ptr(&osn_origins);
+	u64 now = ktime_get_mono_fast_ns();
+	unsigned int i, n = 0;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&t->lock, flags);
+	for (i = 0; i < OSN_ORIGINS; i++) {
+		struct osn_origin *s = &t->slot[i];
+
+		if (s->key != key)
+			continue;
+		if (n < max && now - s->stamp_ns < OSN_ORIGIN_MAX_AGE_NS)
+			o[n++] = *s;
+		s->key = NULL;
+	}
+	raw_spin_unlock_irqrestore(&t->lock, flags);
+	return n;
+}
+
+/*
+ * The reschedule vector's entry on the measured CPU (irq_vectors): one
+ * cause per sender since the last one, named by its call site; none known,
+ * one with an unknown origin.  The records are taken even when no noise is
+ * timed, so that a later interrupt does not name this one's senders.
+ */
 void osn_probe_cause_resched(void *data, int vector)
 {
-	osn_cause_emit(OSN_CAUSE_RESCHED, &osn_resched_key, 0, NULL);
+	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
+	struct osn_origin o[OSN_RESCHED_SENDERS];
+	struct osn_source *src;
+	unsigned int i, n;
+	int class;
+
+	if (in_nmi())
+		return;
+	n = osn_origin_take_all(&osn_resched_key, o, ARRAY_SIZE(o));
+	src = osn_cause_source(oc, &class);
+	if (!src)
+		return;
+	if (!n)
+		trace_noise_cause(OSN_CAUSE_RESCHED, class, src->arrival_ns, 0,
+				  NULL);
+	for (i = 0; i < n; i++)
+		trace_noise_cause(OSN_CAUSE_RESCHED, class, src->arrival_ns,
+				  o[i].function, &o[i]);
 }
 #endif
