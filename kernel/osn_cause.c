@@ -224,18 +224,20 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 }
 
 /*
- * On the measured CPU: take the record of @key into *@o, if there is a
- * fresh one for the same function (@function 0: any, the record names
- * it).  Returns whether it was found.
+ * On the measured CPU: take the records of @key, and copy the fresh ones
+ * for @function (0: any, the record names it) into @o, at most @max; the
+ * others are dropped.  Returns how many were copied.  An object's key has
+ * one record; a kind of request's (osn_origin_record()'s @per_sender) one
+ * per sender.
  */
-static bool osn_origin_take(const void *key, unsigned long function,
-			    struct osn_origin *o)
+static unsigned int osn_origin_take_all(const void *key,
+					unsigned long function,
+					struct osn_origin *o, unsigned int max)
 {
 	struct osn_origin_table *t = this_cpu_ptr(&osn_origins);
 	u64 now = ktime_get_mono_fast_ns();
-	bool found = false;
+	unsigned int i, n = 0;
 	unsigned long flags;
-	unsigned int i;
 
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = 0; i < OSN_ORIGINS; i++) {
@@ -243,15 +245,20 @@ static bool osn_origin_take(const void *key, unsigned long function,
 
 		if (s->key != key)
 			continue;
-		found = (!function || s->function == function) &&
-			now - s->stamp_ns < OSN_ORIGIN_MAX_AGE_NS;
-		if (found)
-			*o = *s;
+		if (n < max && (!function || s->function == function) &&
+		    now - s->stamp_ns < OSN_ORIGIN_MAX_AGE_NS)
+			o[n++] = *s;
 		s->key = NULL;
-		break;
 	}
 	raw_spin_unlock_irqrestore(&t->lock, flags);
-	return found;
+	return n;
+}
+
+/* The same for an object's key: whether its record was fresh, in *@o. */
+static bool osn_origin_take(const void *key, unsigned long function,
+			    struct osn_origin *o)
+{
+	return osn_origin_take_all(key, function, o, 1) == 1;
 }
 
 /* ---- causes: emitted on the measured CPU ---- */
@@ -476,32 +483,6 @@ void osn_probe_cause_ipi_send(void *data, const unsigned int cpu,
 OSN_PROBE_TYPECHECK(ipi_send_cpu, osn_probe_cause_ipi_send);
 
 /*
- * On the measured CPU: take every fresh record of @key into @o (at most
- * @max; the rest are dropped with the stale ones).  Returns how many.
- */
-static unsigned int osn_origin_take_all(const void *key, struct osn_origin *o,
-					unsigned int max)
-{
-	struct osn_origin_table *t = this_cpu_ptr(&osn_origins);
-	u64 now = ktime_get_mono_fast_ns();
-	unsigned int i, n = 0;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&t->lock, flags);
-	for (i = 0; i < OSN_ORIGINS; i++) {
-		struct osn_origin *s = &t->slot[i];
-
-		if (s->key != key)
-			continue;
-		if (n < max && now - s->stamp_ns < OSN_ORIGIN_MAX_AGE_NS)
-			o[n++] = *s;
-		s->key = NULL;
-	}
-	raw_spin_unlock_irqrestore(&t->lock, flags);
-	return n;
-}
-
-/*
  * The reschedule vector's entry on the measured CPU (irq_vectors): one
  * cause per sender since the last one, named by its call site; none known,
  * one with an unknown origin.  The records are taken even when no noise is
@@ -517,7 +498,7 @@ void osn_probe_cause_resched(void *data, int vector)
 
 	if (in_nmi())
 		return;
-	n = osn_origin_take_all(&osn_resched_key, o, ARRAY_SIZE(o));
+	n = osn_origin_take_all(&osn_resched_key, 0, o, ARRAY_SIZE(o));
 	src = osn_cause_source(oc, &class);
 	if (!src)
 		return;
