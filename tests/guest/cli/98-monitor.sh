@@ -122,8 +122,14 @@ assert_eq "$(metric osn_workload "$M")" 0 "osn_workload"
 # (one noise is enough: the first switch-in of a new kthread may come
 # before its name is set; 15 s: a tick of 1 s, slow under TCG)
 inject thread 1 2 1000
-wait_for 15 counted "$THR" 1 ||
-	fail "no series of osn_inject/1: $(grep -c 'osn_inject' "$M") lines with osn_inject in the scrape"
+if ! wait_for 15 counted "$THR" 1; then
+	# what CPU 1's thread series were instead (a full source table names
+	# new ones "other"), and what the monitor said
+	grep '^osn_noise_events_total{cpu="1",class="thread"' "$M" | head -n 70
+	inject_status
+	cat "$CLI_LOG"
+	fail "no series of osn_inject/1: $(grep -c 'osn_inject' "$M") lines with osn_inject in the scrape, $(grep -c '^osn_noise_events_total{cpu="1",class="thread"' "$M") thread series on CPU 1"
+fi
 sleep 1	# and its last wake-up, if it comes late
 inject_check measuring monitor
 # hard IRQs (the injector's hrtimer, local_timer): attributed to CPU 1's
