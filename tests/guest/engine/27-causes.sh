@@ -115,6 +115,12 @@ for m in $modes; do
 	[ "$m" = wakeup ] && thr=osn_inj_wake/1
 	set -- $(causes "$f" $kf $(eval echo "\$src_$m") $thr)
 	info "$m: $1 of $COUNT injections with the sender as origin, $2 wrong, $3 linked to a noise event"
+	# short of the mark: what the section holds instead
+	if [ "$1" -lt $((COUNT * 95 / 100)) ]; then
+		info "$m: its section: $(grep -c ' irq_noise: ' "$f") irq_noise, $(grep -c ' thread_noise: ' "$f") thread_noise; causes of kind $m by function and origin:"
+		grep " noise_cause: $m " "$f" | sed 's/.* function //' | sort | uniq -c | sort -rn | head -n 12
+		[ "$m" = resched ] && info "reschedule IRQ noises: $(grep -c 'irq_noise: reschedule' "$f")"
+	fi
 	assert_eq "$2" 0 "$m causes with a wrong origin"
 	assert_ge "$1" $((COUNT * 95 / 100)) "$m causes with the sender as origin"
 	assert_ge "$3" $((COUNT * 95 / 100)) "$m causes linked to a noise event"
