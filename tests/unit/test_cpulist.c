@@ -83,11 +83,36 @@ TEST(empty_set)
 	CHECK(strlen(buf) < 5);
 }
 
+/* the same CPUs in a glibc cpu_set_t, the size covering the last one */
+TEST(to_glibc)
+{
+	struct osn_cpuset s;
+	cpu_set_t *set;
+	size_t size;
+
+	CHECK(!osn_parse_cpulist("1,3-4,200", OSN_MAX_CPUS, &s));
+	set = osn_cpuset_to_glibc(&s, &size);
+	CHECK(set != NULL);
+	if (!set)
+		return;
+	CHECK(size >= CPU_ALLOC_SIZE(201));
+	CHECK_EQ(CPU_COUNT_S(size, set), 4);
+	CHECK(CPU_ISSET_S(1, size, set) && CPU_ISSET_S(3, size, set));
+	CHECK(CPU_ISSET_S(4, size, set) && CPU_ISSET_S(200, size, set));
+	CHECK(!CPU_ISSET_S(0, size, set) && !CPU_ISSET_S(2, size, set));
+	CPU_FREE(set);
+	osn_cpuset_zero(&s);
+	set = osn_cpuset_to_glibc(&s, &size);
+	CHECK(set != NULL && CPU_COUNT_S(size, set) == 0);
+	CPU_FREE(set);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(single_and_ranges);
 	RUN(errors);
 	RUN(empty_set);
+	RUN(to_glibc);
 	return h_done(argv[0]);
 }

@@ -104,18 +104,13 @@ int osn_apply_sched(pid_t pid, const struct osn_sched *s)
 
 int osn_set_affinity(const struct osn_cpuset *cpus)
 {
-	int last = osn_cpuset_last(cpus);
-	size_t size = CPU_ALLOC_SIZE(last + 1);
-	cpu_set_t *set = CPU_ALLOC(last + 1);
+	size_t size;
+	cpu_set_t *set = osn_cpuset_to_glibc(cpus, &size);
 	char list[256];
 	int r;
 
 	if (!set)
 		return osn_err("out of memory");
-	CPU_ZERO_S(size, set);
-	for (int c = 0; c <= last; c++)
-		if (osn_cpuset_isset(cpus, c))
-			CPU_SET_S(c, size, set);
 	r = sched_setaffinity(0, size, set);
 	CPU_FREE(set);
 	if (r) {

@@ -114,16 +114,6 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 }
 
 /*
- * The CPUs whose buffers hold osn's events: with -c, the measured ones
- * (osn writes its events on the CPU it measures); without, every CPU (one
- * that comes online later is measured too).
- */
-static const struct osn_cpuset *read_cpus(const struct osn_tool *t)
-{
-	return t->p->have_cpus ? &t->measured : NULL;
-}
-
-/*
  * Read what the tool's instance holds.  While the instance records, a read
  * lasts at most one read interval: where events come faster than they are
  * parsed (osn hist without hist triggers at a low threshold), the loop must
@@ -134,8 +124,9 @@ int osn_tool_read(struct osn_tool *t)
 	/* no formats: osn.ko went away under osn monitor, nothing to read */
 	if (!t->dec.tep)
 		return 0;
-	if (osn_read_events(t->inst, &t->dec, read_cpus(t), dispatch, t,
-			    &t->missed, t->read_ns ? t->read_ns : TICK_NS) < 0)
+	if (osn_read_events(t->inst, &t->dec, t->read_set, t->read_set_size,
+			    dispatch, t, &t->missed,
+			    t->read_ns ? t->read_ns : TICK_NS) < 0)
 		return -1;
 	return 0;
 }
@@ -255,6 +246,17 @@ static int pick_cpus(struct osn_tool *t)
 	t->ncpus = n;
 	osn_format_cpulist(&t->measured, list, sizeof(list));
 	osn_strlcpy(t->cpus_str, list, sizeof(t->cpus_str));
+	/*
+	 * The buffers the reads open: with -c, the measured CPUs' (osn writes
+	 * its events on the CPU it measures); without, every CPU's (one that
+	 * comes online later is measured too).
+	 */
+	if (t->p->have_cpus) {
+		t->read_set = osn_cpuset_to_glibc(&t->measured,
+						  &t->read_set_size);
+		if (!t->read_set)
+			return osn_err("out of memory");
+	}
 	return move_to_housekeeping(t, &online);
 }
 
@@ -1174,8 +1176,8 @@ static void read_last(struct osn_tool *t)
 {
 	tracefs_trace_off(t->inst);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
-		osn_read_events(t->inst, &t->dec, read_cpus(t), dispatch, t,
-				&t->missed, 0);
+		osn_read_events(t->inst, &t->dec, t->read_set,
+				t->read_set_size, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
 		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
@@ -1361,6 +1363,7 @@ static int tool_teardown(struct osn_tool *t, int ret)
 	if (t->cgroup_fd >= 0)
 		close(t->cgroup_fd);
 	free(t->cpus);
+	CPU_FREE(t->read_set);
 	free(t->cpu_periods);
 	if (t->ops->destroy)
 		t->ops->destroy(t);

@@ -67,6 +67,8 @@ struct osn_tool {
 
 	int nr_cpus;			/* possible CPUs */
 	struct osn_cpuset measured;	/* online and selected */
+	cpu_set_t *read_set;		/* with -c: @measured, for reads */
+	size_t read_set_size;
 	int *cpus;			/* measured, ascending */
 	size_t ncpus;
 	char cpus_str[OSN_CPUS_MAX_LEN + 1];

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,37 +458,15 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 }
 
 long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
-		     const struct osn_cpuset *cpus, osn_event_cb cb, void *ctx,
-		     uint64_t *missed, uint64_t budget_ns)
+		     cpu_set_t *cpus, size_t cpus_size, osn_event_cb cb,
+		     void *ctx, uint64_t *missed, uint64_t budget_ns)
 {
 	struct read_ctx rc = { .d = d, .inst = inst, .cb = cb, .ctx = ctx };
-	size_t size = 0;
-	cpu_set_t *set = NULL;
-	int r;
 
-	/*
-	 * libtracefs opens each CPU's trace_pipe_raw on every call: with a
-	 * set, only those of the measured CPUs (on a large machine watched
-	 * on a few CPUs, a few files a second instead of hundreds).
-	 */
-	if (cpus) {
-		size = CPU_ALLOC_SIZE(OSN_MAX_CPUS);
-		set = CPU_ALLOC(OSN_MAX_CPUS);
-		if (!set) {
-			osn_err("out of memory");
-			return -1;
-		}
-		CPU_ZERO_S(size, set);
-		for (int c = 0; c < OSN_MAX_CPUS; c++)
-			if (osn_cpuset_isset(cpus, c))
-				CPU_SET_S(c, size, set);
-	}
 	if (budget_ns)
 		rc.deadline_ns = mono_ns() + budget_ns;
-	r = tracefs_iterate_raw_events(d->tep, inst, set, (int)size, read_cb,
-				       &rc);
-	CPU_FREE(set);
-	if (r < 0)
+	if (tracefs_iterate_raw_events(d->tep, inst, cpus, (int)cpus_size,
+				       read_cb, &rc) < 0)
 		return -1;
 	if (missed)
 		*missed += rc.missed;

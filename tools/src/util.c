@@ -100,6 +100,24 @@ int osn_cpuset_last(const struct osn_cpuset *s)
 	return -1;
 }
 
+cpu_set_t *osn_cpuset_to_glibc(const struct osn_cpuset *s, size_t *size)
+{
+	int n = osn_cpuset_last(s) + 1;
+	cpu_set_t *set;
+
+	if (n < 1)
+		n = 1;
+	*size = CPU_ALLOC_SIZE(n);
+	set = CPU_ALLOC(n);
+	if (!set)
+		return NULL;
+	CPU_ZERO_S(*size, set);
+	for (int c = 0; c < n; c++)
+		if (osn_cpuset_isset(s, c))
+			CPU_SET_S(c, *size, set);
+	return set;
+}
+
 bool osn_cpuset_empty(const struct osn_cpuset *s)
 {
 	return osn_cpuset_last(s) < 0;

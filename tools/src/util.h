@@ -7,6 +7,7 @@
 #ifndef OSN_UTIL_H
 #define OSN_UTIL_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,11 @@ int osn_cpuset_count(const struct osn_cpuset *s);
 /* Highest CPU set, -1 when empty. */
 int osn_cpuset_last(const struct osn_cpuset *s);
 bool osn_cpuset_empty(const struct osn_cpuset *s);
+/*
+ * @s as a glibc cpu_set_t of *@size bytes (sched_setaffinity(),
+ * libtracefs), to free with CPU_FREE(); NULL if out of memory.
+ */
+cpu_set_t *osn_cpuset_to_glibc(const struct osn_cpuset *s, size_t *size);
 
 /*
  * Parse a cpulist ("0-3,5,8-11") into @set.  CPUs must be < @nr_cpus
