@@ -148,6 +148,14 @@ now_us() {
 	awk '{ printf "%d\n", $1 * 1000000 }' /proc/uptime
 }
 
+# lo_up: the loopback interface up (the initramfs does not bring it up),
+# down again at exit if this test brought it up.
+lo_up() {
+	ip addr show lo 2>/dev/null | grep -q 'inet 127.0.0.1' && return 0
+	ip link set lo up || fail "cannot bring lo up"
+	on_exit ip link set lo down
+}
+
 # wait_for TIMEOUT_S CMD...: poll CMD every 0.1 s until it succeeds.
 wait_for() {
 	_wf_n=$(($1 * 10))

@@ -24,10 +24,7 @@ SECS=4
 BENCH_BUF_KB=256
 
 workload() {	# -> ops/s (real time) of stress-ng --switch on CPU 0
-	timeout $((SECS * 4 + 30)) stress-ng --switch 1 --taskset $HCPU \
-		--timeout ${SECS}s --metrics-brief >/tmp/bench_sng 2>&1
-	awk '{ for (i = 1; i < NF; i++) if ($i == "switch" && $(i + 1) ~ /^[0-9]+$/) print $(NF - 1) }' \
-		/tmp/bench_sng | head -n 1
+	sng_ops_s switch "$SECS" /tmp/bench_sng --switch 1
 }
 
 busy_pids=

@@ -51,9 +51,6 @@ on_exit 'echo stop >"$INJ/inject"'
 ticks() {	# PID -> utime + stime in clock ticks
 	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null
 }
-wakeups() {	# PID -> voluntary context switches (sleeps) so far
-	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status" 2>/dev/null
-}
 uptime_cs() {
 	awk '{ printf "%d\n", $1 * 100 }' /proc/uptime
 }

@@ -36,11 +36,7 @@ REPS=${BENCH_TOOL_REPEATS:-3}
 URL=http://127.0.0.1:9627/metrics
 D=/tmp/bench_textfile
 
-# loopback: the initramfs does not bring it up
-if ! ip addr show lo 2>/dev/null | grep -q 'inet 127.0.0.1'; then
-	ip link set lo up || fail "cannot bring lo up"
-	on_exit ip link set lo down
-fi
+lo_up
 
 mon_pid=
 mon_stop() {
@@ -54,9 +50,6 @@ on_exit 'echo stop >"$INJ/inject"'
 
 cpu_ns() {	# PID -> ns on a CPU so far
 	awk '{ print $1 }' "/proc/$1/schedstat" 2>/dev/null
-}
-wakeups() {	# PID -> voluntary context switches so far
-	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status" 2>/dev/null
 }
 scrape() {	# -> true when GET /metrics returned osn_up
 	wget -q -O /tmp/bench_m.prom "$URL" 2>/dev/null &&
@@ -109,10 +102,7 @@ run() {	# REP
 # speed: the same user-space code as tests/bench/run.sh times on the host
 sp_s=5
 [ "$BENCH_QUICK" = 1 ] && sp_s=2
-timeout $((sp_s * 4 + 30)) stress-ng --cpu 1 --cpu-method int64 --taskset $HCPU \
-	--timeout ${sp_s}s --metrics-brief >/tmp/bench_speed 2>&1
-sp=$(awk '{ for (i = 1; i < NF; i++) if ($i == "cpu" && $(i + 1) ~ /^[0-9]+$/) print $(NF - 1) }' \
-	/tmp/bench_speed | head -n 1)
+sp=$(sng_ops_s cpu $sp_s /tmp/bench_speed --cpu 1 --cpu-method int64)
 if [ -n "$sp" ]; then
 	bench_result speed guest 1 "ops_s=$sp"
 else

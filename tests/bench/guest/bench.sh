@@ -57,6 +57,23 @@ bench_result() {
 	echo "OSN-BENCH fig=$_br_f tracer=$_br_t rep=$_br_r $*"
 }
 
+# sng_ops_s STRESSOR SECS LOG ARGS...: stress-ng ARGS on the housekeeping
+# CPU for SECS s, its output in LOG; prints STRESSOR's bogo ops/s (real
+# time), nothing if stress-ng gave no metrics.
+sng_ops_s() {
+	_so_n=$1 _so_s=$2 _so_l=$3
+	shift 3
+	timeout $((_so_s * 4 + 30)) stress-ng "$@" --taskset $HCPU \
+		--timeout "${_so_s}s" --metrics-brief >"$_so_l" 2>&1
+	awk -v n="$_so_n" '{ for (i = 1; i < NF; i++)
+		if ($i == n && $(i + 1) ~ /^[0-9]+$/) print $(NF - 1) }' "$_so_l" | head -n 1
+}
+
+# wakeups PID: its voluntary context switches (sleeps) so far
+wakeups() {
+	awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
 # bench_order REP NAME...: the NAMEs rotated left by REP (A B C, B C A, ...).
 bench_order() {
 	_bo_r=$1

@@ -26,10 +26,7 @@ mkdir -p "$D"
 # networking (the debug kernel's allnoconfig base: tests/debug/) has none:
 # the matrix's kernels all do, and tests/vm/manifest allows no skip there.
 [ -d /proc/sys/net/ipv4 ] || skip "this kernel has no IPv4 (CONFIG_INET): no HTTP endpoint to scrape"
-if ! ip addr show lo 2>/dev/null | grep -q 'inet 127.0.0.1'; then
-	ip link set lo up || fail "cannot bring lo up"
-	on_exit ip link set lo down
-fi
+lo_up
 knobs_before=$(cli_knobs)
 
 # scrape: GET /metrics into $M; fails if it cannot
