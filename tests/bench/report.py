@@ -182,16 +182,27 @@ def derive(data):
     """Figures computed from others, added to @data as their own figures.
 
     self_ref_T: the noise an injection adds at threshold T (the injected
-    run's noise share minus the quiet run's, same tracer, same repeat),
+    phases' noise share minus the quiet phases' of the same session; the
+    quiet run's in older logs),
     divided by what upstream adds at REF_THRESHOLD µs in the same repeat.
     Under TCG the injector's busy-wait is not what an injection costs the
     CPU (interrupt entry and exit are emulated too), and both tracers agree
     on that cost where neither measures itself; upstream at 10 µs is then
     the reference a low-threshold figure can be held to.
+
+    self_marg_T: per injection, the noise the 5 µs payload adds beyond the
+    1 µs payload ("cal": the same interrupt, nearly empty), divided by the
+    time the payloads differ by on the injector's clock. The emulated cost
+    of the interrupt itself is in both runs and cancels out: 1 when the
+    tracer reports an injected µs as one µs of noise. marginal_cap does the
+    same with the sums of the samples under 15-selfnoise.sh's cap, which
+    leave out the emulator's 100 ms gaps.
     """
     def added(tr, t, rep):
-        q = data.get(f'self_quiet_{t}', {}).get(tr, {}).get(rep, {}).get('noise_pct')
-        i = data.get(f'self_inj_{t}', {}).get(tr, {}).get(rep, {}).get('noise_pct')
+        i = data.get(f'self_inj_{t}', {}).get(tr, {}).get(rep, {})
+        q = i.get('q_noise_pct',
+                  data.get(f'self_quiet_{t}', {}).get(tr, {}).get(rep, {}).get('noise_pct'))
+        i = i.get('noise_pct')
         return i - q if num(q) and num(i) else None
 
     for t in (1, 2, 5, 10):
@@ -202,6 +213,18 @@ def derive(data):
                     continue
                 data.setdefault(f'self_ref_{t}', {}).setdefault(tr, {})[rep] = {
                     'added_vs_ref': a / ref}
+            for rep in data.get(f'self_cal_{t}', {}).get(tr, {}):
+                c = data[f'self_cal_{t}'][tr][rep]
+                i = data.get(f'self_inj_{t}', {}).get(tr, {}).get(rep, {})
+                m = {}
+                for k, st, out in (('added_us', 'stolen_us', 'marginal'),
+                                   ('added_cap_us', 'stolen_cap_us', 'marginal_cap')):
+                    vals = [c.get(k), c.get(st), i.get(k), i.get(st)]
+                    if all(num(v) for v in vals) and vals[3] - vals[1] > 0:
+                        m[out] = (vals[2] - vals[0]) / (vals[3] - vals[1])
+                        m[out.replace('marginal', 'payload_us')] = vals[3] - vals[1]
+                if m:
+                    data.setdefault(f'self_marg_{t}', {}).setdefault(tr, {})[rep] = m
     return data
 
 
@@ -259,6 +282,21 @@ def rows_for(data):
                      key('added_vs_truth'), 2, better='1',
                      refs=[('injected truth (% of the window): osn run', 'osn', key('truth_pct'), 2),
                            ('upstream run', 'up', key('truth_pct'), 2)]))
+        if f'self_cal_{t}' in data:
+            c = f'self_cal_{t}'
+            for fig, us in ((c, 1), (i, 5)):
+                R.append(Row(f'{t} µs, per injection, {us} µs payload: noise added, samples '
+                             'under 100 µs (µs)', fig, key('added_cap_us'), 2, ratio=None,
+                             refs=[('its spin under 100 µs, on the injector\'s clock: osn run',
+                                    'osn', key('stolen_cap_us'), 2),
+                                   ('upstream run', 'up', key('stolen_cap_us'), 2)]))
+            R.append(Row(f'{t} µs, the 5 µs payload\'s extra noise / its extra time on the '
+                         'injector\'s clock, samples under 100 µs', f'self_marg_{t}',
+                         key('marginal_cap'), 2, better='1', ratio=None,
+                         note='the interrupt\'s emulated cost cancels out: see text'))
+            R.append(Row(f'{t} µs, the same, every sample and every spin', f'self_marg_{t}',
+                         key('marginal'), 2, better='1', ratio=None,
+                         note='the emulator\'s 100 ms gaps included'))
         R.append(Row(f'{t} µs, injected: noise added / what upstream adds at {REF_THRESHOLD} µs '
                      '(same repeat)', f'self_ref_{t}', key('added_vs_ref'), 2, better='1', ratio=None,
                      note='the reference where neither tracer measures itself: see text'))
