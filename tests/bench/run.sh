@@ -59,8 +59,9 @@ command -v python3 >/dev/null || die "python3 is needed for the report"
 out=$OSN_BUILD/bench
 mkdir -p "$out"
 # The bench's own build directory (its work dirs, not the test suite's), the
-# shared kernel cache.
-export OSN_KCACHE
+# shared kernel cache and release chroots (tests/install-deps.sh made them;
+# the kernels of other releases resolve their packages there).
+export OSN_KCACHE OSN_ROOTS
 export OSN_BUILD=$out
 export OSN_GUEST_DIR=bench/guest
 export OSN_VM_VERBOSE=1
@@ -137,6 +138,13 @@ for K in "${kernels[@]}"; do
 	dirty=$(git -C "$OSN_ROOT" status --porcelain -- kernel tools include 2>/dev/null | grep -c . || true)
 	[ "$dirty" = 0 ] || commit="$commit+wip"
 
+	# the host lines alone are no results: a guest that never ran must not
+	# replace the kernel's table with an empty one
+	if ! grep -q 'OSN-BENCH' "$kout/run.log"; then
+		note "bench $K: no results (the guest printed none, exit $vrc; see $kout/run.log)"
+		status=1
+		continue
+	fi
 	if python3 "$OSN_ROOT/tests/bench/report.py" --kernel "$K" --repeats "$repeats" \
 		--quick "$quick" --vm-status "$vrc" --seconds "$secs" \
 		--host-load "$load0 -> $load1" --host-cpus "$(nproc)" --commit "$commit" \
