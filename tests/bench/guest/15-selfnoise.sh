@@ -40,7 +40,7 @@ on_exit 'echo stop >"$INJ/inject"'
 if [ "$BENCH_QUICK" = 1 ]; then
 	WIN=1 PH=1 ROUNDS=1 THRESHOLDS="1 10"
 else
-	WIN=3 PH=1 ROUNDS=3 THRESHOLDS="1 2 5 10"
+	WIN=3 PH=0.5 ROUNDS=6 THRESHOLDS="1 2 5 10"
 fi
 BENCH_BUF_KB=2048
 CAP_NS=100000	# the injector's INJ_SHORT_NS
@@ -92,7 +92,7 @@ sn_phase() {
 		echo "ctx=irq cpu=$BCPU count=100000 duration_us=$sp_us interval_us=150" \
 			>"$INJ/inject" || fail "injection rejected"
 	fi
-	sleep 0.3
+	sleep 0.2
 	sp_l0=$(sn_snap)
 	sleep "$2"
 	sp_l1=$(sn_snap)
