@@ -47,6 +47,13 @@ CAP_NS=100000	# the injector's INJ_SHORT_NS
 T_ALL='hist:keys=cpu:vals=hitcount,duration:size=128'
 T_HW='hist:keys=cpu:vals=hitcount,duration:size=256 if interference == 0'
 T_CAP="hist:keys=cpu:vals=hitcount,duration:size=512 if duration < $CAP_NS"
+# The samples with one interference (an injection, mostly) by duration, in
+# 100 ns buckets: their 10th and 50th percentiles (q10_us, q50_us).  Under
+# TCG an injected interrupt's sample is its emulated cost plus, often, the
+# wait for something else (a 40 us tail that comes and goes with the
+# host's load); the low percentiles are the interrupt alone, and move by
+# the payload.  Optional: .buckets needs Linux 6.0.
+T_Q="hist:keys=duration.buckets=100:vals=hitcount:size=2048 if interference == 1 && duration < $CAP_NS"
 
 uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
@@ -64,12 +71,15 @@ hist_cpu() {
 
 # sn_snap: "ms a s h hs ca cs st n sst sn": the time, the three tables'
 # hits and sums on CPU $BCPU (every sample, no interference, under
-# $CAP_NS), and the injector's stolen_ns, done, short_ns and short
+# $CAP_NS), and the injector's stolen_ns, done, short_ns and short; the
+# fourth table's buckets ("low_ns count" lines) in /tmp/bench_sn.q
 sn_snap() {
+	rm -f /tmp/bench_sn.4
 	cat "$sn_e/hist" >/tmp/bench_sn
 	awk -v o=/tmp/bench_sn '/^# event histogram/ { n++; t = o ".1" }
 		/^# trigger info: .*interference == 0/ { t = o ".2" }
 		/^# trigger info: .*duration < / { t = o ".3" }
+		/^# trigger info: .*buckets/ { t = o ".4" }
 		{ b[n] = b[n] $0 "\n"; tt[n] = t }
 		END { for (i = 1; i <= n; i++) printf "%s", b[i] > tt[i] }' /tmp/bench_sn
 	echo "$(uptime_ms) $(hist_cpu /tmp/bench_sn.1) $(hist_cpu /tmp/bench_sn.2)" \
@@ -78,6 +88,13 @@ sn_snap() {
 			$1 == "done" { n = $2 } $1 == "short_ns" { sst = $2 }
 			$1 == "short" { sn = $2 }
 			END { printf "%.0f %.0f %.0f %.0f\n", st, n, sst, sn }')"
+	touch /tmp/bench_sn.4
+	awk '{ lo = ""; c = 0
+		for (i = 1; i < NF; i++) {
+			if ($i == "~") { split($(i + 1), r, "-"); lo = r[1] }
+			if ($i == "hitcount:") c = $(i + 1)
+		}
+		if (lo != "") print lo, c }' /tmp/bench_sn.4 >/tmp/bench_sn.q
 }
 
 # sn_phase C SECS: one phase of condition C (quiet, cal, inj) in the
@@ -94,8 +111,15 @@ sn_phase() {
 	fi
 	sleep 0.2
 	sp_l0=$(sn_snap)
+	cp /tmp/bench_sn.q /tmp/bench_sn.q0
 	sleep "$2"
 	sp_l1=$(sn_snap)
+	# the buckets' gains, added to the condition's
+	touch /tmp/bench_q."$1"
+	awk 'FILENAME == ARGV[1] { v[$1] -= $2; next } { v[$1] += $2 }
+		END { for (k in v) if (v[k]) print k, v[k] }' \
+		/tmp/bench_sn.q0 /tmp/bench_sn.q /tmp/bench_q."$1" >/tmp/bench_q.new
+	mv /tmp/bench_q.new /tmp/bench_q."$1"
 	[ -n "$sp_us" ] && { echo stop >"$INJ/inject"; inject_wait 30; }
 	[ -f /tmp/bench_acc."$1" ] || echo "0 0 0 0 0 0 0 0 0 0 0" >/tmp/bench_acc."$1"
 	printf '%s\n%s\n%s\n' "$(cat /tmp/bench_acc."$1")" "$sp_l0" "$sp_l1" |
@@ -130,6 +154,18 @@ sn_figs() {
 			printf " stolen_cap_us=%.3f short_share=%.4f added_cap_us=%.3f",
 				sst / sn / 1000, sn / n, (cs - qcr * w) / sn / 1000
 	}'
+	# percentiles of the one-interference samples: the bucket's middle
+	sort -n /tmp/bench_q."$1" | awk '{ lo[NR] = $1; c[NR] = $2; t += $2 }
+		END {
+			if (t < 100)
+				exit
+			for (i = 1; i <= NR; i++) {
+				cum += c[i]
+				if (q10 == "" && cum >= 0.1 * t) q10 = lo[i] + 50
+				if (q50 == "" && cum >= 0.5 * t) q50 = lo[i] + 50
+			}
+			printf " q_samples=%d q10_us=%.2f q50_us=%.2f", t, q10 / 1000, q50 / 1000
+		}'
 }
 
 # sn_session TRACER T REP quiet|inj: one tracer session
@@ -145,8 +181,9 @@ sn_session() {
 		tr_teardown "$ss_t" bench_self
 		return 0
 	fi
+	echo "$T_Q" >>"$sn_e/trigger" || info "$ss_t: no percentiles (.buckets rejected)"
 	echo 1 >"$sn_e/enable" || fail "enable $ss_s/sample_threshold"
-	rm -f /tmp/bench_acc.*
+	rm -f /tmp/bench_acc.* /tmp/bench_q.*
 	if [ "$4" = quiet ]; then
 		sn_phase quiet "$WIN"
 	else
@@ -161,6 +198,7 @@ sn_session() {
 			done
 		done
 	fi
+	echo "!$T_Q" >>"$sn_e/trigger" 2>/dev/null
 	echo "!$T_CAP" >>"$sn_e/trigger"
 	echo "!$T_HW" >>"$sn_e/trigger"
 	echo "!$T_ALL" >>"$sn_e/trigger"
