@@ -190,15 +190,15 @@ def derive(data):
     on that cost where neither measures itself; upstream at 10 µs is then
     the reference a low-threshold figure can be held to.
 
-    self_marg_T: per injection, the noise the 5 µs payload adds beyond the
-    1 µs payload ("cal": the same interrupt, nearly empty), divided by the
-    time the payloads differ by on the injector's clock. The emulated cost
-    of the interrupt itself is in both runs and cancels out: 1 when the
-    tracer reports an injected µs as one µs of noise. marginal_cap does the
-    same with the sums of the samples under 15-selfnoise.sh's cap, which
-    leave out the emulator's 100 ms gaps; shift_q10 and shift_q50 with the
-    10th and 50th percentiles of the samples with one interference, which
-    leave out the emulator's load as well.
+    self_marg_T: per injection, what the 5 µs payload adds beyond the 1 µs
+    payload ("cal": the same interrupt, nearly empty), divided by the time
+    the spins under 15-selfnoise.sh's cap differ by on the injector's
+    clock. The emulated cost of the interrupt itself is in both and cancels
+    out: 1 when the tracer reports an injected µs as one µs of noise.
+    marginal_cap holds the noise summed over the samples under the cap
+    (which leaves out the emulator's 100 ms gaps), shift_q10 and shift_q50
+    the 10th and 50th percentiles of the samples with one interference
+    (which leave out the waits that come with the host's load as well).
     """
     def added(tr, t, rep):
         i = data.get(f'self_inj_{t}', {}).get(tr, {}).get(rep, {})
@@ -219,13 +219,13 @@ def derive(data):
                 c = data[f'self_cal_{t}'][tr][rep]
                 i = data.get(f'self_inj_{t}', {}).get(tr, {}).get(rep, {})
                 m = {}
-                for k, st, out in (('added_us', 'stolen_us', 'marginal'),
-                                   ('added_cap_us', 'stolen_cap_us', 'marginal_cap'),
-                                   ('q10_us', 'stolen_cap_us', 'shift_q10'),
-                                   ('q50_us', 'stolen_cap_us', 'shift_q50')):
-                    vals = [c.get(k), c.get(st), i.get(k), i.get(st)]
-                    if all(num(v) for v in vals) and vals[3] - vals[1] > 0:
-                        m[out] = (vals[2] - vals[0]) / (vals[3] - vals[1])
+                spins = [c.get('stolen_cap_us'), i.get('stolen_cap_us')]
+                if not all(num(v) for v in spins) or spins[1] <= spins[0]:
+                    continue
+                for k, out in (('added_cap_us', 'marginal_cap'), ('q10_us', 'shift_q10'),
+                               ('q50_us', 'shift_q50')):
+                    if num(c.get(k)) and num(i.get(k)):
+                        m[out] = (i[k] - c[k]) / (spins[1] - spins[0])
                 if m:
                     data.setdefault(f'self_marg_{t}', {}).setdefault(tr, {})[rep] = m
     return data
@@ -304,8 +304,8 @@ def rows_for(data):
                              'interference (µs)', i, key(f'q{q}_us'), 2, ratio=None,
                              refs=[('1 µs payload: osn run', 'osn', key(f'q{q}_us'), 2, c),
                                    ('upstream run', 'up', key(f'q{q}_us'), 2, c)]))
-                R.append(Row(f'{t} µs, the {q}th percentile\'s shift from the 1 µs payload / the spins\' difference',
-                             f'self_marg_{t}', key(f'shift_q{q}'), 2, better='1', ratio=None,
+                R.append(Row(f'{t} µs, the {q}th percentile\'s shift from the 1 µs payload / '
+                             'the spins\' difference', f'self_marg_{t}', key(f'shift_q{q}'), 2, better='1', ratio=None,
                              note='the interrupt\'s emulated cost cancels out; 100 ns buckets'))
         R.append(Row(f'{t} µs, injected: noise added / what upstream adds at {REF_THRESHOLD} µs '
                      '(same repeat)', f'self_ref_{t}', key('added_vs_ref'), 2, better='1', ratio=None,

@@ -51,8 +51,9 @@ T_CAP="hist:keys=cpu:vals=hitcount,duration:size=512 if duration < $CAP_NS"
 # 100 ns buckets: their 10th and 50th percentiles (q10_us, q50_us).  Under
 # TCG an injected interrupt's sample is its emulated cost plus, often, the
 # wait for something else (a 40 us tail that comes and goes with the
-# host's load); the low percentiles are the interrupt alone, and move by
-# the payload.  Optional: .buckets needs Linux 6.0.
+# host's load); with the host to itself the low percentiles are the
+# interrupt alone, and move by the payload.  Optional: .buckets needs
+# Linux 6.0.
 T_Q="hist:keys=duration.buckets=100:vals=hitcount:size=2048 if interference == 1 && duration < $CAP_NS"
 
 uptime_ms() {
