@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 60
+# timeout: 120
 # osn monitor (probes only) on CPU 1, with HTTP and a textfile: 50 injected
 # runs of 3 ms of a thread on CPU 1 show up in its series (count and
 # seconds within 10 % of the injector's), 20 hard IRQs of 5 ms in CPU 1's
@@ -117,9 +117,20 @@ assert_eq "$(metric osn_workload "$M")" 0 "osn_workload"
 # the thread's series exists before the scrapes around the injection (a
 # series that appears between two scrapes has no increase in PromQL)
 # (one noise is enough: the first switch-in of a new kthread may come
-# before its name is set; 15 s: a tick of 1 s, slow under TCG)
+# before its name is set; 15 s: a tick of 1 s, slow under TCG).  On 6.12
+# the first two runs right after the monitor came up were not counted in
+# two clean-clone CIs of ten kernels (490bc8b, 22d0c27), the cause not yet
+# known: a second and third try are made, and said; the measured
+# injections below must still all be counted.
+warm=1
 inject thread 1 2 1000
-if ! wait_for 15 counted "$THR" 1; then
+while ! wait_for 15 counted "$THR" 1 && [ $warm -lt 3 ]; do
+	warm=$((warm + 1))
+	info "warm-up: no series of osn_inject/1 after 15 s: try $warm; CPU 1's thread series:" \
+		"$(grep -c '^osn_noise_events_total{cpu="1",class="thread"' "$M")"
+	inject thread 1 2 1000
+done
+if ! counted "$THR" 1 "$M"; then
 	# what CPU 1's thread series were instead (a full source table names
 	# new ones "other"), and what the monitor said
 	grep '^osn_noise_events_total{cpu="1",class="thread"' "$M" | head -n 70
