@@ -9,10 +9,13 @@
 # (same start), whose origin is
 #   - osn_tlb_src:TID on CPU 0 where the kernel has the csd tracepoints
 #     (6.3+), beside an ipi cause naming the callback, flush_tlb_func, and
-#     the same sender;
+#     the same sender, for >= 95% of the shootdowns CPU 1 counted;
 #   - unknown without them (5.10, 6.1): never a guess.
 # No tlb cause names one of osn_tlb's threads wrongly (the spinning
-# thread, another TID or CPU).
+# thread, another TID or CPU).  Only bursts whose IPI reached CPU 1
+# count (its TLB line of /proc/interrupts grew): when osn's workload had
+# CPU 1, which borrows the mm lazily, none was sent; osn_tlb runs others
+# in their place.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 
@@ -35,7 +38,13 @@ eng_wait_threads 0
 
 tid=$(echo "$out" | sed -n 's/.*src_tid=\([0-9]*\).*/\1/p')
 bursts=$(echo "$out" | sed -n 's/.*bursts=\([0-9]*\).*/\1/p')
+ipis=$(echo "$out" | sed -n 's/.*ipis=\(-*[0-9]*\).*/\1/p')
 assert_ge "$bursts" $((COUNT * 95 / 100)) "osn_tlb bursts with a flush inside"
+# The bar of the ipi causes: CPU 1's own count of the shootdowns it took
+# in the bursts (one or two each: both mprotect() calls may flush; one
+# interrupt may serve two, so the tlb causes are held to the bursts).
+want=$bursts
+[ "${ipis:--1}" -ge 0 ] && want=$ipis
 [ -d "$(tfs events/csd/csd_function_entry)" ] && have_csd=1 || have_csd=0
 
 # tally KIND FUNCTION ("-": any): "RIGHT UNKNOWN WRONG" for CPU 1's causes
@@ -61,14 +70,14 @@ tally() {
 }
 
 set -- $(tally tlb -)
-info "tlb causes linked to CPU 1's IRQ noise: $1 from osn_tlb_src:$tid on CPU 0, $2 unknown, $3 wrong ($bursts bursts, csd tracepoints: $have_csd)"
+info "tlb causes linked to CPU 1's IRQ noise: $1 from osn_tlb_src:$tid on CPU 0, $2 unknown, $3 wrong ($bursts bursts, $ipis shootdowns on CPU 1, csd tracepoints: $have_csd)"
 assert_eq "$3" 0 "tlb causes naming osn_tlb wrongly"
 if [ $have_csd = 1 ]; then
 	assert_ge "$1" $((bursts * 95 / 100)) "tlb causes with the sender as origin"
 	set -- $(tally ipi flush_tlb_func)
 	info "ipi flush_tlb_func causes: $1 from the sender, $2 unknown, $3 wrong"
 	assert_eq "$3" 0 "flush_tlb_func causes naming osn_tlb wrongly"
-	assert_ge "$1" $((bursts * 95 / 100)) "flush_tlb_func causes with the sender as origin"
+	assert_ge "$1" $((want * 95 / 100)) "flush_tlb_func causes with the sender as origin"
 else
 	assert_eq "$1" 0 "tlb causes with a known origin, without csd tracepoints"
 	assert_ge "$2" $((bursts * 95 / 100)) "tlb causes with origin unknown"
