@@ -24,8 +24,8 @@
  *
  * Prints "src_tid=N dst_tid=N bursts=N lazy=N ipis=N" on success (bursts:
  * those whose IPI arrived; ipis: how many shootdowns DST_CPU took in them,
- * one per mprotect() at most, -1 without a TLB line); exit 1 with a message on bad arguments or a failed
- * system call.
+ * one per mprotect() at most, -1 without a TLB line); exit 1 with a
+ * message on bad arguments or a failed system call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,7 +101,10 @@ static void *dst_thread(void *arg)
 
 /*
  * DST_CPU's count of TLB shootdowns in /proc/interrupts, or -1 where there
- * is no such line.  Its header names the online CPUs' columns.
+ * is no such line.  Its header names the online CPUs' columns.  (osn's
+ * audit parses the file too, tools/src/audit.c, but this tool is one file
+ * built alone into the guest, without the CLI's objects: one line's field
+ * is all it needs.)
  */
 static long long tlb_count(int cpu)
 {
