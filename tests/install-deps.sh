@@ -4,7 +4,7 @@
 # install-deps.sh [--kernels "6.1 5.10-rt ..."] [--no-kernels]
 #
 # Installs everything osn's build and tests need on Debian 12 (idempotent;
-# run as root or through sudo: `sudo tests/install-deps.sh`):
+# run as root, or as a user with sudo: it re-executes itself through sudo):
 #   - build: compiler, make, pkg-config, libtracefs-dev, libtraceevent-dev,
 #     libproc2-dev, libjson-c-dev, libmicrohttpd-dev, sparse; prometheus
 #     (promtool, for test_metrics)

@@ -83,7 +83,7 @@ for rel in "$@"; do
 	else
 		lower=$OSN_ROOTS/$rel
 		if [ ! -e "$lower/.osn-ready" ]; then
-			echo "FAIL $rel: no chroot at $lower (sudo tests/install-deps.sh)" >"$work/$rel.log"
+			echo "FAIL $rel: no chroot at $lower (run tests/install-deps.sh as root, or through sudo)" >"$work/$rel.log"
 			continue
 		fi
 	fi

@@ -29,7 +29,7 @@ fi
 # The debug kernel (tests/debug/) is built against its own build tree.
 [ -e "$kdir/build/Makefile" ] && [ -z "$ul" ] && hdr=$(readlink -f "$kdir/build")
 [ -e "$ul$hdr/Makefile" ] ||
-	die "$K: no headers for $kver in $(kernel_release "$K")'s userland (run: sudo tests/install-deps.sh --kernels $K)"
+	die "$K: no headers for $kver in $(kernel_release "$K")'s userland (run as root, or through sudo: tests/install-deps.sh --kernels $K)"
 
 out=$OSN_BUILD/modules/$K
 mkdir -p "$out"

@@ -86,7 +86,7 @@ in_userland() {
 		return
 	fi
 	[ -e "$r/.osn-ready" ] ||
-		die "$k: no $(kernel_release "$k") chroot at $r (run: sudo tests/install-deps.sh --kernels $k)"
+		die "$k: no $(kernel_release "$k") chroot at $r (run as root, or through sudo: tests/install-deps.sh --kernels $k)"
 	in_root "$r" "$@"
 }
 

@@ -120,7 +120,7 @@ fetch_one() {
 			note "$k: apt cannot resolve linux-image-$suffix, using cached $(cat "$dir/pkg")"
 			return 0
 		fi
-		die "$k: cannot resolve linux-image-$suffix in $(kernel_release "$k") (run: sudo tests/install-deps.sh --kernels $k)"
+		die "$k: cannot resolve linux-image-$suffix in $(kernel_release "$k") (run as root, or through sudo: tests/install-deps.sh --kernels $k)"
 	fi
 	if [ -s "$dir/vmlinuz" ] && [ "$(cat "$dir/want" 2>/dev/null)" = "$pkg" ] &&
 	   [ -e "$ul/usr/src/linux-headers-$(cat "$dir/kver")/Makefile" ]; then
@@ -178,7 +178,7 @@ fetch_one() {
 			k_apt "$k" apt-get install -y -q "linux-headers-$kver" >"$dir/headers.log" 2>&1 ||
 				{ tail -n 5 "$dir/headers.log" >&2; die "$k: cannot install linux-headers-$kver"; }
 		else
-			die "$k: linux-headers-$kver is not installed (run: sudo tests/install-deps.sh --kernels $k)"
+			die "$k: linux-headers-$kver is not installed (run as root, or through sudo: tests/install-deps.sh --kernels $k)"
 		fi
 	fi
 	cp "$tmp/boot/vmlinuz-$kver" "$dir/vmlinuz.new"

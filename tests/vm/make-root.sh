@@ -19,7 +19,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ "$(id -u)" = 0 ] || die "make-root.sh needs root (sudo tests/install-deps.sh)"
+[ "$(id -u)" = 0 ] || die "make-root.sh needs root (run tests/install-deps.sh as root, or through sudo)"
 [ $# -gt 0 ] || die "usage: make-root.sh RELEASE..."
 command -v debootstrap >/dev/null || die "debootstrap is not installed"
 
