@@ -335,7 +335,7 @@ static int monitor_start(struct osn_tool *t)
 	};
 	struct monitor *mon = t->priv;
 
-	for (size_t i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
 		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, noise[i]))
 			return -1;
 	if (t->p->causes &&

@@ -425,7 +425,7 @@ const char *osn_softirq_name(int vec)
 		"TASKLET", "SCHED", "HRTIMER", "RCU",
 	};
 
-	if (vec < 0 || vec >= (int)(sizeof(names) / sizeof(names[0])))
+	if (vec < 0 || vec >= (int)ARRAY_SIZE(names))
 		return "?";
 	return names[vec];
 }

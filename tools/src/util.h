@@ -17,6 +17,12 @@
 #define OSN_ERR_LEN	1024
 
 /*
+ * The number of elements of array @a.  Given a pointer, gcc's
+ * -Wsizeof-pointer-div (in -Wall, so an error here) refuses it.
+ */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
  * Errors and debug messages (rtla's err_msg()/debug_msg()).  A failing
  * function records a one-line message with osn_err() and returns -1; the
  * caller that gives up prints it once ("osn: MSG") with osn_err_print().
