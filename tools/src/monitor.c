@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -48,14 +47,6 @@ struct monitor {
 	char *text;
 	size_t len;
 };
-
-static uint64_t mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
 
 /* ---- HTTP ------------------------------------------------------------------- */
 
@@ -232,7 +223,7 @@ static int write_textfile(struct osn_tool *t, struct monitor *mon)
 
 static void publish(struct osn_tool *t, struct monitor *mon, bool force)
 {
-	uint64_t now = mono_s();
+	uint64_t now = osn_mono_ns() / 1000000000ULL;
 
 	render(t, mon);
 	if (!t->p->textfile_dir || (!force && now < mon->next_file_s))

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
@@ -428,14 +427,6 @@ struct read_ctx {
 	uint64_t deadline_ns;		/* CLOCK_MONOTONIC, 0: none */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int read_cb(struct tep_event *event, struct tep_record *record,
 		   int cpu, void *data)
 {
@@ -445,7 +436,7 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 	(void)cpu;
 	/* the clock is read once every 1024 records: cheap enough */
 	if (rc->deadline_ns && !(++rc->records & 1023) &&
-	    mono_ns() >= rc->deadline_ns)
+	    osn_mono_ns() >= rc->deadline_ns)
 		tracefs_iterate_stop(rc->inst);
 	if (record->missed_events > 0)
 		rc->missed += record->missed_events;
@@ -464,7 +455,7 @@ long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
 	struct read_ctx rc = { .d = d, .inst = inst, .cb = cb, .ctx = ctx };
 
 	if (budget_ns)
-		rc.deadline_ns = mono_ns() + budget_ns;
+		rc.deadline_ns = osn_mono_ns() + budget_ns;
 	if (tracefs_iterate_raw_events(d->tep, inst, cpus, (int)cpus_size,
 				       read_cb, &rc) < 0)
 		return -1;

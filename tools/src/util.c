@@ -70,6 +70,14 @@ void osn_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+uint64_t osn_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 void osn_strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n;

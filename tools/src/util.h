@@ -161,6 +161,9 @@ uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns);
 void osn_timeout_until(uint64_t now_ns, uint64_t deadline_ns,
 		       struct timespec *ts);
 
+/* CLOCK_MONOTONIC now, in ns: the clock of every deadline and tick. */
+uint64_t osn_mono_ns(void);
+
 /* strlcpy-alike that always terminates. */
 void osn_strlcpy(char *dst, const char *src, size_t len);
 
