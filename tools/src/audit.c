@@ -451,37 +451,6 @@ static bool add_unread(struct osn_audit *a, int r, const char *check,
 	return true;
 }
 
-static bool overlaps(const struct osn_cpuset *x, const struct osn_cpuset *y)
-{
-	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-		if (x->w[i] & y->w[i])
-			return true;
-	return false;
-}
-
-bool osn_cpuset_covers(const struct osn_cpuset *big,
-		       const struct osn_cpuset *small)
-{
-	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-		if (small->w[i] & ~big->w[i])
-			return false;
-	return true;
-}
-
-static void and_not(struct osn_cpuset *out, const struct osn_cpuset *x,
-		    const struct osn_cpuset *y)
-{
-	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-		out->w[i] = x->w[i] & ~y->w[i];
-}
-
-static void and(struct osn_cpuset *out, const struct osn_cpuset *x,
-		const struct osn_cpuset *y)
-{
-	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-		out->w[i] = x->w[i] & y->w[i];
-}
-
 /* ---- setup ----------------------------------------------------------------- */
 
 int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
@@ -526,19 +495,17 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 		osn_cpuset_zero(&a->cpus);
 		if (osn_cmdline_param(a->cmdline, "nohz_full", v, sizeof(v)) == 2 &&
 		    !osn_parse_cpulist(v, a->nr_cpus, &tmp))
-			for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-				a->cpus.w[i] |= tmp.w[i];
+			osn_cpuset_or(&a->cpus, &a->cpus, &tmp);
 		if (osn_cmdline_param(a->cmdline, "isolcpus", v, sizeof(v)) == 2 &&
 		    !osn_parse_isolcpus(v, a->nr_cpus, &fl, &tmp))
-			for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
-				a->cpus.w[i] |= tmp.w[i];
+			osn_cpuset_or(&a->cpus, &a->cpus, &tmp);
 		if (!osn_cpuset_empty(&a->cpus)) {
 			osn_strlcpy(a->cpus_from,
 				    "isolcpus=/nohz_full= of the kernel command line",
 				    sizeof(a->cpus_from));
 		} else {
 			a->cpus = a->online;
-			a->cpus.w[0] &= ~1ULL;
+			osn_cpuset_clear(&a->cpus, 0);
 			osn_strlcpy(a->cpus_from,
 				    "all but CPU 0: no isolcpus=/nohz_full= on the command line",
 				    sizeof(a->cpus_from));
@@ -546,7 +513,7 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 	}
 	if (osn_cpuset_empty(&a->cpus))
 		return osn_err("no CPU to audit: this machine has one CPU");
-	and_not(&a->hk, &a->online, &a->cpus);
+	osn_cpuset_and_not(&a->hk, &a->online, &a->cpus);
 	if (osn_cpuset_empty(&a->hk))
 		return osn_err("%s leaves no housekeeping CPU: audit the CPUs to isolate, not all",
 			       a->cpus_from);
@@ -599,7 +566,7 @@ static int boot_cpulist(struct osn_audit *a, const char *name, const char *why,
 		    name, v, r == 1 ? "no cpu list" : osn_last_err());
 		return 0;
 	}
-	and_not(&miss, &a->cpus, set);
+	osn_cpuset_and_not(&miss, &a->cpus, set);
 	if (osn_cpuset_empty(&miss)) {
 		add(a, OSN_AUDIT_OK, check, NULL, "%s=%s in /proc/cmdline", name, v);
 	} else {
@@ -659,7 +626,7 @@ static void check_boot(struct osn_audit *a)
 		    r == 1 ? "no cpu list" : osn_last_err());
 	} else {
 		has_isol = true;
-		and_not(&x, &a->cpus, &isol);
+		osn_cpuset_and_not(&x, &a->cpus, &isol);
 		osn_format_cpulist(&x, s1, sizeof(s1));
 		if (!osn_cpuset_empty(&x))
 			add(a, OSN_AUDIT_WARN, "boot/isolcpus", fix,
@@ -691,9 +658,9 @@ static void check_boot(struct osn_audit *a)
 		add(a, OSN_AUDIT_FAIL, "boot/irqaffinity", fix,
 		    "irqaffinity='%s' in /proc/cmdline does not parse: %s", v,
 		    r == 1 ? "no cpu list" : osn_last_err());
-	} else if (overlaps(&irqa, &a->cpus)) {
+	} else if (osn_cpuset_intersects(&irqa, &a->cpus)) {
 		has_irqa = true;
-		and(&x, &irqa, &a->cpus);
+		osn_cpuset_and(&x, &irqa, &a->cpus);
 		osn_format_cpulist(&x, s1, sizeof(s1));
 		add(a, OSN_AUDIT_FAIL, "boot/irqaffinity", fix,
 		    "irqaffinity=%s in /proc/cmdline includes audited CPUs %s", v, s1);
@@ -723,7 +690,7 @@ static void check_boot(struct osn_audit *a)
 		return;
 	}
 	if (has_nohz && has_nocb && !osn_cpuset_covers(&nocb, &nohz)) {
-		and_not(&x, &nohz, &nocb);
+		osn_cpuset_and_not(&x, &nohz, &nocb);
 		osn_format_cpulist(&x, s1, sizeof(s1));
 		snprintf(fix, sizeof(fix), "boot with rcu_nocbs= including %s", s1);
 		add(a, OSN_AUDIT_WARN, "boot/consistency", fix,
@@ -736,8 +703,9 @@ static void check_boot(struct osn_audit *a)
 		snprintf(fix, sizeof(fix), "boot with the same list in isolcpus= and nohz_full=");
 		add(a, OSN_AUDIT_WARN, "boot/consistency", fix,
 		    "isolcpus CPUs %s differ from nohz_full CPUs %s", s1, s2);
-	} else if (has_irqa && ((has_isol && overlaps(&irqa, &isol)) ||
-				(has_nohz && overlaps(&irqa, &nohz)))) {
+	} else if (has_irqa &&
+		   ((has_isol && osn_cpuset_intersects(&irqa, &isol)) ||
+		    (has_nohz && osn_cpuset_intersects(&irqa, &nohz)))) {
 		osn_format_cpulist(&irqa, s1, sizeof(s1));
 		add(a, OSN_AUDIT_FAIL, "boot/consistency",
 		    "boot with irqaffinity= naming only housekeeping CPUs",
@@ -853,13 +821,13 @@ static void check_irqs(struct osn_audit *a)
 		r = rd(a, path, eff, sizeof(eff));
 		have_eff = r == RD_OK && *chomp(eff) &&
 			   !osn_parse_cpulist(eff, OSN_MAX_CPUS, &es);
-		touch_aff = overlaps(&as, &a->cpus);
-		touch_eff = have_eff && overlaps(&es, &a->cpus);
+		touch_aff = osn_cpuset_intersects(&as, &a->cpus);
+		touch_eff = have_eff && osn_cpuset_intersects(&es, &a->cpus);
 		if (!touch_aff && !touch_eff)
 			continue;
 		nbad++;
 		append(list, sizeof(list) - 8, " %s", irq);
-		and(&x, have_eff ? &es : &as, &a->cpus);
+		osn_cpuset_and(&x, have_eff ? &es : &as, &a->cpus);
 		osn_format_cpulist(&x, xs, sizeof(xs));
 		snprintf(fix, sizeof(fix), "echo %s > /proc/irq/%s/smp_affinity_list",
 			 a->hk_str, irq);
@@ -949,7 +917,7 @@ static void check_tasks(struct osn_audit *a)
 
 		if (!t->kthread && !strcmp(t->comm, "irqbalance"))
 			irqbalance = t->pid;
-		if (!overlaps(&t->allowed, &a->cpus))
+		if (!osn_cpuset_intersects(&t->allowed, &a->cpus))
 			continue;
 		osn_format_cpulist(&t->allowed, al, sizeof(al));
 		snprintf(check, sizeof(check), "task/%d", t->pid);
@@ -1119,7 +1087,7 @@ static void check_workqueues(struct osn_audit *a)
 		if (osn_parse_hexmask(buf, &m))
 			add(a, OSN_AUDIT_NA, "wq/cpumask", NULL, "%s: %s", path,
 			    osn_last_err());
-		else if (overlaps(&m, &a->cpus))
+		else if (osn_cpuset_intersects(&m, &a->cpus))
 			add(a, OSN_AUDIT_WARN, "wq/cpumask", fix,
 			    "%s (%s) includes CPUs %s: unbound kworkers run there",
 			    chomp(buf), path, a->cpus_str);
@@ -1146,7 +1114,7 @@ static void check_workqueues(struct osn_audit *a)
 			add(a, OSN_AUDIT_NA, check, NULL, "%s: %s", path, osn_last_err());
 			continue;
 		}
-		if (!overlaps(&m, &a->cpus))
+		if (!osn_cpuset_intersects(&m, &a->cpus))
 			continue;
 		bad++;
 		snprintf(fix, sizeof(fix), "echo %s > %s", hkm, path);
@@ -1198,7 +1166,7 @@ static void check_sysctls(struct osn_audit *a)
 		    "/proc/sys/kernel/watchdog_cpumask: %s", osn_last_err());
 		return;
 	}
-	and(&x, &m, &a->cpus);
+	osn_cpuset_and(&x, &m, &a->cpus);
 	snprintf(fix, sizeof(fix),
 		 "sysctl -w kernel.watchdog_cpumask=%s (boot: nowatchdog)", a->hk_str);
 	if (!on)

@@ -131,6 +131,45 @@ bool osn_cpuset_empty(const struct osn_cpuset *s)
 	return osn_cpuset_last(s) < 0;
 }
 
+void osn_cpuset_and_not(struct osn_cpuset *out, const struct osn_cpuset *x,
+			const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] & ~y->w[i];
+}
+
+void osn_cpuset_and(struct osn_cpuset *out, const struct osn_cpuset *x,
+		    const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] & y->w[i];
+}
+
+void osn_cpuset_or(struct osn_cpuset *out, const struct osn_cpuset *x,
+		   const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] | y->w[i];
+}
+
+bool osn_cpuset_intersects(const struct osn_cpuset *x,
+			   const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		if (x->w[i] & y->w[i])
+			return true;
+	return false;
+}
+
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		if (small->w[i] & ~big->w[i])
+			return false;
+	return true;
+}
+
 /* Parse a decimal CPU number at *p; advances *p. */
 static int parse_cpu(const char **p, long *out)
 {

@@ -64,6 +64,12 @@ static inline void osn_cpuset_set(struct osn_cpuset *s, int cpu)
 		s->w[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
+static inline void osn_cpuset_clear(struct osn_cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < OSN_MAX_CPUS)
+		s->w[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
 static inline bool osn_cpuset_isset(const struct osn_cpuset *s, int cpu)
 {
 	if (cpu < 0 || cpu >= OSN_MAX_CPUS)
@@ -80,6 +86,23 @@ bool osn_cpuset_empty(const struct osn_cpuset *s);
  * libtracefs), to free with CPU_FREE(); NULL if out of memory.
  */
 cpu_set_t *osn_cpuset_to_glibc(const struct osn_cpuset *s, size_t *size);
+
+/* Set algebra; @out may be @x or @y. */
+/* @out = @x & ~@y: the CPUs of @x not in @y. */
+void osn_cpuset_and_not(struct osn_cpuset *out, const struct osn_cpuset *x,
+			const struct osn_cpuset *y);
+/* @out = @x & @y */
+void osn_cpuset_and(struct osn_cpuset *out, const struct osn_cpuset *x,
+		    const struct osn_cpuset *y);
+/* @out = @x | @y */
+void osn_cpuset_or(struct osn_cpuset *out, const struct osn_cpuset *x,
+		   const struct osn_cpuset *y);
+/* Some CPU is in both. */
+bool osn_cpuset_intersects(const struct osn_cpuset *x,
+			   const struct osn_cpuset *y);
+/* Every CPU of @small is in @big. */
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small);
 
 /*
  * Parse a cpulist ("0-3,5,8-11") into @set.  CPUs must be < @nr_cpus
