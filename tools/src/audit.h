@@ -6,8 +6,11 @@
  * Every file is read under a root prefix (struct osn_audit.root, "" for
  * the live system; the hidden option --root DIR sets it for the unit
  * tests' fixture trees).  The tasks come from the caller (audit_cmd.c
- * reads them with libproc2; the unit tests make them up), so that this
- * file needs nothing but libc and is unit-tested on the host.
+ * reads them with libproc2; the unit tests make them up), so that the
+ * audit's files need nothing but libc and are unit-tested on the host:
+ * audit.c (setup, reading, findings), audit_parse.c (parsers),
+ * audit_boot.c, audit_affinity.c, audit_system.c (the check areas) and
+ * audit_print.c (the reports).
  */
 #ifndef OSN_AUDIT_H
 #define OSN_AUDIT_H
