@@ -6,8 +6,11 @@
  * Every file is read under a root prefix (struct osn_audit.root, "" for
  * the live system; the hidden option --root DIR sets it for the unit
  * tests' fixture trees).  The tasks come from the caller (audit_cmd.c
- * reads them with libproc2; the unit tests make them up), so that this
- * file needs nothing but libc and is unit-tested on the host.
+ * reads them with libproc2; the unit tests make them up), so that the
+ * audit's files need nothing but libc and are unit-tested on the host:
+ * audit.c (setup, reading, findings), audit_parse.c (parsers),
+ * audit_boot.c, audit_affinity.c, audit_system.c (the check areas) and
+ * audit_print.c (the reports).
  */
 #ifndef OSN_AUDIT_H
 #define OSN_AUDIT_H
@@ -135,9 +138,6 @@ int osn_parse_irq_line(const char *line, int ncols, char *irq, size_t irqlen,
 		       char *name, size_t namelen);
 /* /proc/swaps: the number of active swap areas, -1 + osn_err. */
 int osn_parse_swaps(const char *text);
-/* Every CPU of @small is in @big. */
-bool osn_cpuset_covers(const struct osn_cpuset *big,
-		       const struct osn_cpuset *small);
 /* "irq/27-virtio0" (an IRQ thread): 27; -1 for another name */
 int osn_irq_thread_irq(const char *comm);
 
