@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "osn/osn_abi.h"
+#include "cmd.h"
 #include "render.h"
 #include "util.h"
 
@@ -104,6 +105,12 @@ static void table_print(FILE *f, struct table *t)
 
 /* ---- top -------------------------------------------------------------------- */
 
+/* The command of @info's run (without parameters: osn top). */
+static const struct osn_cmd_desc *info_cmd(const struct osn_report_info *info)
+{
+	return osn_cmd_desc(info->params ? info->params->cmd : OSN_CMD_TOP);
+}
+
 static void fmt_u64(char *buf, uint64_t v)
 {
 	snprintf(buf, CELL, "%llu", (unsigned long long)v);
@@ -187,10 +194,8 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 	char elapsed[32];
 	int nrows = 0, r = 0, width;
 	bool wide = info->params && info->params->wide;
-	/* hwnoise: IRQs, softirqs and threads cannot interrupt, as rtla
-	 * hwnoise only HW and NMI (the first classes) are shown */
-	bool hw = info->params && info->params->cmd == OSN_CMD_HWNOISE;
-	int ncls = hw ? OSN_CLASS_IRQ : OSN_CLASS_NR;
+	const struct osn_cmd_desc *d = info_cmd(info);
+	int ncls = d->nclasses;
 	int self_col = T_NOISE_COLS + 2 * ncls;
 
 	for (size_t i = 0; i < v->ncpus; i++)
@@ -247,8 +252,7 @@ void osn_render_top(FILE *f, const struct osn_top_view *v,
 	if (!wide && table_layout(&b) > width)
 		width = table_layout(&b);
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
-	center(f, hw ? "Hardware-related Noise" : "Operating System Noise",
-	       width);
+	center(f, d->title, width);
 	fprintf(f, "duration: %s | time is in us\n", elapsed);
 	if (info->unmeasured)
 		fprintf(f, "not measured on this kernel (counted as hw): %s\n",
@@ -292,7 +296,7 @@ static void json_config(struct osn_json *j, const struct osn_report_info *info)
 		osn_json_ku64(j, "warm_up_s", p->warmup_s);
 		osn_format_sched(&p->sched, buf, sizeof(buf));
 		osn_json_kstr(j, "priority", buf);
-		if (p->cmd == OSN_CMD_HIST) {
+		if (osn_cmd_desc(p->cmd)->hist_config) {
 			osn_json_ku64(j, "bucket_size_us", p->bucket_us);
 			osn_json_ku64(j, "entries", p->entries);
 		}
@@ -360,8 +364,7 @@ void osn_json_top(FILE *f, const struct osn_top_view *v,
 
 	osn_json_init(&j, f, true);
 	osn_json_obj_begin(&j);
-	json_head(&j, info->params && info->params->cmd == OSN_CMD_HWNOISE ?
-		  "osn hwnoise" : "osn top", info);
+	json_head(&j, info_cmd(info)->json_tool, info);
 	osn_json_key(&j, "cpus");
 	osn_json_arr_begin(&j);
 	for (size_t i = 0; i < v->ncpus; i++) {

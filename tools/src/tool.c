@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "cmd.h"
 #include "threads.h"
 #include "tool.h"
 
@@ -292,7 +293,7 @@ static void read_unmeasured(struct osn_tool *t)
 /* The options knob of the run: the command's, or its command line's. */
 static const char *run_options(const struct osn_tool *t)
 {
-	return t->p->options ? t->p->options : t->ops->options;
+	return t->p->options ? t->p->options : osn_cmd_desc(t->p->cmd)->options;
 }
 
 static void check_options_knob(const struct osn_tool *t)

@@ -34,11 +34,6 @@ struct osn_tool;
 struct osn_tool_ops {
 	enum osn_cmd cmd;		/* its name and options (params.c) */
 	const char *instance;		/* tracefs instance of the tool */
-	/*
-	 * Written to the module's options knob for the run, after period
-	 * and runtime (hwnoise: OSNOISE_IRQ_DISABLE); NULL: left alone.
-	 */
-	const char *options;
 	/* Before anything changes: allocate t->priv. */
 	int (*init)(struct osn_tool *t);
 	/* Warm-up is over: collection starts (hist: add the hist trigger). */

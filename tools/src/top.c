@@ -134,6 +134,5 @@ const struct osn_tool_ops osn_top_ops = {
 const struct osn_tool_ops osn_hwnoise_ops = {
 	.cmd = OSN_CMD_HWNOISE,
 	.instance = OSN_INST_TOP,
-	.options = OSN_OPT_IRQ_DISABLE,
 	TOP_CALLBACKS,
 };
