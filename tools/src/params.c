@@ -144,6 +144,47 @@ static int cpulist_opt(struct parse *ps, const char *opt, const char *arg,
 	return OPT_OK;
 }
 
+/* The common options without a short form. */
+static int common_long_opt(struct parse *ps, int c, const char *arg)
+{
+	struct osn_params *p = ps->p;
+
+	switch (c) {
+	case OPT_FILTER:
+	case OPT_TRIGGER:
+		return event_arg_opt(ps, c, arg);
+	case OPT_WARMUP:
+		if (osn_parse_duration_s(arg, &p->warmup_s))
+			return osn_opt_bad("--warm-up");
+		return OPT_OK;
+	case OPT_BUFSIZE:
+		if (osn_opt_u64("--trace-buffer-size", arg, 64ULL << 20, &p->buffer_kb))
+			return OPT_ERR;
+		return p->buffer_kb ? OPT_OK :
+			osn_err("--trace-buffer-size must be at least 1 kB");
+	case OPT_JSON:
+		p->json = true;
+		p->json_file = arg && *arg && strcmp(arg, "-") ? arg : NULL;
+		return OPT_OK;
+	case OPT_VERSION:
+		p->version = true;
+		return OPT_END;
+	case OPT_ON_THRESHOLD:
+		return osn_actions_parse(&p->on_threshold, arg, OSN_TRACE_FILE) ?
+			OPT_ERR : OPT_OK;
+	case OPT_REPORT:
+		p->report_file = arg;
+		return OPT_OK;
+	case OPT_AUDIT:
+		p->audit = true;
+		return OPT_OK;
+	case OPT_ON_END:
+		return osn_actions_parse(&p->on_end, arg, OSN_TRACE_FILE) ?
+			OPT_ERR : OPT_OK;
+	}
+	return OPT_NOT_MINE;
+}
+
 static int common_opt(struct parse *ps, int c, const char *arg)
 {
 	struct osn_params *p = ps->p;
@@ -195,39 +236,8 @@ static int common_opt(struct parse *ps, int c, const char *arg)
 		return trace_opt(ps, arg);
 	case 'T':
 		return osn_opt_u64("-T", arg, OSN_MAX_THRESHOLD_US, &p->threshold_us);
-	case OPT_FILTER:
-	case OPT_TRIGGER:
-		return event_arg_opt(ps, c, arg);
-	case OPT_WARMUP:
-		if (osn_parse_duration_s(arg, &p->warmup_s))
-			return osn_opt_bad("--warm-up");
-		return OPT_OK;
-	case OPT_BUFSIZE:
-		if (osn_opt_u64("--trace-buffer-size", arg, 64ULL << 20, &p->buffer_kb))
-			return OPT_ERR;
-		return p->buffer_kb ? OPT_OK :
-			osn_err("--trace-buffer-size must be at least 1 kB");
-	case OPT_JSON:
-		p->json = true;
-		p->json_file = arg && *arg && strcmp(arg, "-") ? arg : NULL;
-		return OPT_OK;
-	case OPT_VERSION:
-		p->version = true;
-		return OPT_END;
-	case OPT_ON_THRESHOLD:
-		return osn_actions_parse(&p->on_threshold, arg, OSN_TRACE_FILE) ?
-			OPT_ERR : OPT_OK;
-	case OPT_REPORT:
-		p->report_file = arg;
-		return OPT_OK;
-	case OPT_AUDIT:
-		p->audit = true;
-		return OPT_OK;
-	case OPT_ON_END:
-		return osn_actions_parse(&p->on_end, arg, OSN_TRACE_FILE) ?
-			OPT_ERR : OPT_OK;
 	}
-	return OPT_NOT_MINE;
+	return common_long_opt(ps, c, arg);
 }
 
 /* What holds whatever the options' order. */
