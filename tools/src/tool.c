@@ -228,7 +228,8 @@ static int tool_setup(struct osn_tool *t)
 	if (osn_session_begin(&t->session, osn_cmd_name(t->ops->cmd)) ||
 	    osn_run_out_open(t) || osn_run_cpus_pick(t))
 		return -1;
-	/* the parts the command allows and the options ask for */
+	/* the parts the command allows and the options ask for (-C's
+	 * cgroup checked here, before anything changes) */
 	if (osn_run_threads_attach(t) || osn_run_stop_attach(t) ||
 	    osn_run_save_attach(t) || osn_run_causes_attach(t) ||
 	    osn_run_audit_attach(t))
