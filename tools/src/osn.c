@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
 		if (!strcmp(argv[1], osn_cmd_name(tools[i]->cmd)))
 			return osn_tool_main(tools[i], argc - 1, argv + 1,
 					     nr_cpus);

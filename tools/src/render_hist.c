@@ -188,7 +188,7 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 				"min", "avg", "max", "p50", "p90", "p99", "p99.9",
 			};
 
-			for (size_t k = 0; k < sizeof(nulls) / sizeof(nulls[0]); k++) {
+			for (size_t k = 0; k < ARRAY_SIZE(nulls); k++) {
 				osn_json_key(&j, nulls[k]);
 				osn_json_null(&j);
 			}

@@ -39,7 +39,7 @@ int osn_run_causes_events(struct osn_tool *t)
 	if (t->stop)	/* every osn event is on already */
 		return 0;
 	/* --audit alone: the noise events, for their sources */
-	for (size_t i = t->causes ? 0 : 1; i < sizeof(evs) / sizeof(evs[0]); i++)
+	for (size_t i = t->causes ? 0 : 1; i < ARRAY_SIZE(evs); i++)
 		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, evs[i]))
 			return -1;
 	return 0;

@@ -16,11 +16,7 @@ static int move_to_housekeeping(struct osn_tool *t,
 
 	if (t->p->have_hk)
 		return osn_set_affinity(&t->p->hk);
-	osn_cpuset_zero(&hk);
-	for (int c = 0; c < t->nr_cpus; c++)
-		if (osn_cpuset_isset(online, c) &&
-		    !osn_cpuset_isset(&t->measured, c))
-			osn_cpuset_set(&hk, c);
+	osn_cpuset_and_not(&hk, online, &t->measured);
 	return osn_cpuset_empty(&hk) ? 0 : osn_set_affinity(&hk);
 }
 

@@ -56,7 +56,7 @@ static int save_trace_to(void *ctx, const char *file)
 		return osn_err("%s: this command saves no trace", file);
 	s = find_saved(sv, file);
 	if (!s) {
-		if (sv->nsaved == sizeof(sv->saved) / sizeof(sv->saved[0]))
+		if (sv->nsaved == ARRAY_SIZE(sv->saved))
 			return osn_err("too many trace files");
 		s = &sv->saved[sv->nsaved++];
 		s->file = file;

@@ -37,7 +37,7 @@ void osn_signals_install(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: sleeps return early */
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(handled); i++)
 		sigaction(handled[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -45,7 +45,7 @@ void osn_signals_install(void)
 static void handled_set(sigset_t *set)
 {
 	sigemptyset(set);
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(handled); i++)
 		sigaddset(set, handled[i]);
 }
 
@@ -75,7 +75,7 @@ int osn_signals_ppoll(struct pollfd *fds, nfds_t nfds,
 		return -1;
 	}
 	during = old;
-	for (size_t i = 0; i < sizeof(handled) / sizeof(handled[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(handled); i++)
 		sigdelset(&during, handled[i]);
 	r = ppoll(fds, nfds, timeout, &during);
 	e = errno;

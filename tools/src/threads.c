@@ -28,7 +28,7 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 	size_t plen = strlen(OSN_THREAD_PREFIX);
 	int n = 0;
 
-	if (procps_pids_new(&info, items, sizeof(items) / sizeof(items[0])) < 0)
+	if (procps_pids_new(&info, items, ARRAY_SIZE(items)) < 0)
 		return -1;
 	all = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY);
 	for (int i = 0; all && i < all->counts->total; i++) {

@@ -19,14 +19,6 @@
 #define DRAIN_GRACE_NS	TICK_NS		/* ... for a period and 1 s at most */
 #define SAMPLE_BYTES	256		/* osn:sample in the buffer, rounded up */
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 enum wake {
 	WAKE_SIGNAL = -1,	/* osn_interrupted */
 	WAKE_DEADLINE,
@@ -43,7 +35,7 @@ static enum wake wait_until(uint64_t deadline_ns, int fd)
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		struct timespec ts;
-		uint64_t now = now_ns();
+		uint64_t now = osn_mono_ns();
 		int r;
 
 		if (osn_interrupted)
@@ -63,7 +55,7 @@ static enum wake wait_until(uint64_t deadline_ns, int fd)
 
 bool osn_tool_sleep_ms(unsigned ms)
 {
-	return wait_until(now_ns() + (uint64_t)ms * 1000000ULL, -1) ==
+	return wait_until(osn_mono_ns() + (uint64_t)ms * 1000000ULL, -1) ==
 		WAKE_DEADLINE && !osn_interrupted;
 }
 
@@ -274,12 +266,12 @@ static int read_instance(struct osn_tool *t)
  */
 static int warm_up(struct osn_tool *t)
 {
-	uint64_t t0 = now_ns(), next_tick = t0 + TICK_NS;
+	uint64_t t0 = osn_mono_ns(), next_tick = t0 + TICK_NS;
 	uint64_t end = osn_end_ns(t0, t->p->warmup_s);
 
 	while (end && wait_until(osn_next_deadline(next_tick, end), -1) ==
 		      WAKE_DEADLINE) {
-		uint64_t now = now_ns();
+		uint64_t now = osn_mono_ns();
 
 		if (now >= end || osn_tool_read(t))
 			break;
@@ -328,7 +320,7 @@ static int start_collecting(struct osn_tool *t)
 	    (t->ops->start && t->ops->start(t)) || osn_run_report_start(t))
 		return -1;
 	t->collecting = true;
-	t->t0_ns = now_ns();
+	t->t0_ns = osn_mono_ns();
 	t->read_ns = read_interval(t);
 	osn_debug("reading every %llu ms",
 		  (unsigned long long)(t->read_ns / 1000000));
@@ -413,7 +405,7 @@ static int collect_loop(struct osn_tool *t)
 			break;
 		if (w == WAKE_WATCH || w == WAKE_WATCH_BROKEN)
 			osn_run_stop_woke(t, w == WAKE_WATCH_BROKEN);
-		now = now_ns();
+		now = osn_mono_ns();
 		t->elapsed_s = (now - t->t0_ns) / 1000000000ULL;
 		over = end && now >= end;
 		if (osn_run_stop_instance_off(t))
@@ -465,7 +457,7 @@ static void read_last(struct osn_tool *t)
 				t->read_set_size, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
-		t->elapsed_s = (now_ns() - t->t0_ns) / 1000000000ULL;
+		t->elapsed_s = (osn_mono_ns() - t->t0_ns) / 1000000000ULL;
 	osn_run_stop_explain(t);
 }
 
