@@ -357,6 +357,35 @@ TRACE_EVENT_FN(stop,
 );
 
 /*
+ * One timerlat activation seen from one context (mode=timerlat,
+ * osn_timerlat.c): upstream's osnoise:timerlat_sample, same fields, same
+ * line.
+ */
+TRACE_EVENT_FN(timerlat_sample,
+
+	TP_PROTO(u64 timer_latency, unsigned int seqnum, int context),
+
+	TP_ARGS(timer_latency, seqnum, context),
+
+	TP_STRUCT__entry(
+		__field(u64,		timer_latency)
+		__field(unsigned int,	seqnum)
+		__field(int,		context)
+	),
+
+	TP_fast_assign(
+		__entry->timer_latency = timer_latency;
+		__entry->seqnum = seqnum;
+		__entry->context = context;
+	),
+
+	TP_printk("timer_latency=%llu seqnum=%u context=%d",
+		  __entry->timer_latency, __entry->seqnum, __entry->context),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/*
  * What ran inside a noise and where it came from: linked to the noise
  * event it explains (irq_noise, softirq_noise, thread_noise) by CPU, class
  * and start.  Its own reg/unreg hook the cause probes (osn_cause.c): they
