@@ -23,7 +23,6 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
-#include <uapi/linux/sched/types.h>
 
 #include "osn_internal.h"
 #include "osn_account.h"
@@ -150,19 +149,17 @@ static void osn_tlat_thread_ran(struct osn_cpu *oc, struct osn_tlat *tl)
 	osn_tlat_check_stop(OSN_STOP_TOTAL, latency_ns);
 }
 
-/* SCHED_FIFO at upstream's priority, which sched_set_fifo() cannot set. */
+/* SCHED_FIFO at upstream's priority where the kernel lets a module. */
 static void osn_tlat_set_prio(void)
 {
-	struct sched_attr attr = {
-		.size		= sizeof(attr),
-		.sched_policy	= SCHED_FIFO,
-		.sched_priority	= OSN_TLAT_PRIO,
-	};
-	int ret = sched_setattr_nocheck(current, &attr);
+	int ret = osn_sched_set_fifo(current, OSN_TLAT_PRIO);
 
-	if (ret)
+	if (ret < 0)
 		pr_warn("%s: cannot set SCHED_FIFO %d: %d\n", current->comm,
 			OSN_TLAT_PRIO, ret);
+	else if (ret != OSN_TLAT_PRIO)
+		pr_info_once("timerlat threads run at SCHED_FIFO %d on this kernel, not %d\n",
+			     ret, OSN_TLAT_PRIO);
 }
 
 /*
