@@ -55,6 +55,7 @@ struct osn_config {
 	u64		stop_single_ns;		/* 0: off */
 	u64		stop_total_ns;		/* 0: off */
 	u64		timerlat_period_ns;
+	u64		print_stack_ns;		/* 0: off */
 	unsigned long	options;
 };
 

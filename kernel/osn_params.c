@@ -38,6 +38,7 @@ static u64 osn_threshold_us;		/* 0: OSN_DEFAULT_THRESHOLD_US */
 static u64 osn_stop_us;			/* 0: off */
 static u64 osn_stop_total_us;		/* 0: off */
 static u64 osn_timerlat_period_us = OSN_DEFAULT_TIMERLAT_PERIOD_US;
+static u64 osn_print_stack_us;		/* 0: off */
 static unsigned long osn_options = OSN_DEFAULT_OPTIONS;
 static enum osn_mode osn_mode = OSN_MODE_OSNOISE_RUN;
 /* A run holds the mode it started with: writes get -EBUSY meanwhile. */
@@ -90,6 +91,7 @@ void osn_config_snapshot(struct osn_config *cfg)
 	cfg->stop_single_ns = osn_stop_us * NSEC_PER_USEC;
 	cfg->stop_total_ns = osn_stop_total_us * NSEC_PER_USEC;
 	cfg->timerlat_period_ns = osn_timerlat_period_us * NSEC_PER_USEC;
+	cfg->print_stack_ns = osn_print_stack_us * NSEC_PER_USEC;
 	cfg->options = osn_options;
 	spin_unlock(&osn_cfg_lock);
 }
@@ -265,6 +267,8 @@ OSN_U64_KNOB(stop_tracing_total_us, osn_stop_total_us, osn_check_stop,
 OSN_U64_KNOB(timerlat_period_us, osn_timerlat_period_us,
 	     osn_check_timerlat_period,
 	     "timerlat period in us (100..1000000, default 1000)");
+OSN_U64_KNOB(print_stack, osn_print_stack_us, osn_check_stop,
+	     "timerlat: emit the timer IRQ's stack when the thread latency reaches this many us (0 = off)");
 
 /* ---- mode ---- */
 
@@ -538,5 +542,6 @@ const struct kernel_param *const osn_knob_params[] = {
 	&__param_options,
 	&__param_mode,
 	&__param_timerlat_period_us,
+	&__param_print_stack,
 	NULL
 };

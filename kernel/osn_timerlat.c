@@ -23,6 +23,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/stacktrace.h>
 
 #include "osn_internal.h"
 #include "osn_account.h"
@@ -37,6 +38,10 @@ struct osn_tlat {
 	/* Activations whose IRQ ran; the thread's last recorded one. */
 	unsigned int		seqnum;
 	unsigned int		thread_seqnum;
+	/* print_stack for this activation (0: off), and the IRQ's stack. */
+	u64			print_stack_ns;
+	unsigned int		stack_nr;
+	unsigned long		stack[OSN_TLAT_STACK_DEPTH];
 };
 
 static DEFINE_PER_CPU(struct osn_tlat, osn_tlat_state);
@@ -50,19 +55,50 @@ static u64 osn_tlat_latency_ns(const struct osn_tlat *tl)
 }
 
 /*
- * Stop on a latency as upstream does: in integer microseconds, floored,
- * latency_us >= the knob (stop_tracing_us for the IRQ, _total_ for the
- * thread), read now so a knob written during the run applies at once.
+ * Whether a latency reaches a knob's threshold (0: off) the way upstream
+ * compares them: in integer microseconds, floored, latency_us >= value.
  */
-static void osn_tlat_check_stop(unsigned int reason, u64 latency_ns)
+static bool osn_tlat_reaches(u64 latency_ns, u64 threshold_ns)
+{
+	return threshold_ns &&
+	       latency_ns / NSEC_PER_USEC >= threshold_ns / NSEC_PER_USEC;
+}
+
+/*
+ * The stop of @reason: stop_tracing_us for the IRQ latency, _total_ for
+ * the thread's, read now so that a knob written during the run applies
+ * at once.  Returns the threshold if the latency reaches it, else 0.
+ */
+static u64 osn_tlat_stop_due(unsigned int reason, u64 latency_ns)
 {
 	u64 threshold_ns = osn_stop_threshold_ns(reason);
 
-	if (!threshold_ns || latency_ns / NSEC_PER_USEC <
-			     threshold_ns / NSEC_PER_USEC)
-		return;
+	return osn_tlat_reaches(latency_ns, threshold_ns) ? threshold_ns : 0;
+}
+
+static void osn_tlat_stop(unsigned int reason, u64 latency_ns,
+			  u64 threshold_ns)
+{
 	osn_stop_trip(reason, latency_ns, threshold_ns,
 		      osn_option_is_set(OSN_OPTION_PANIC_ON_STOP));
+}
+
+/* In the timer IRQ, with print_stack on: what the CPU was running. */
+static void osn_tlat_save_stack(struct osn_tlat *tl)
+{
+	tl->stack_nr = 0;
+	if (tl->print_stack_ns)
+		tl->stack_nr = stack_trace_save(tl->stack,
+						OSN_TLAT_STACK_DEPTH, 0);
+}
+
+/* Emit the saved stack once (the IRQ's stop, or the late thread). */
+static void osn_tlat_emit_stack(struct osn_tlat *tl)
+{
+	if (!tl->stack_nr)
+		return;
+	trace_timerlat_stack(tl->stack, tl->stack_nr);
+	tl->stack_nr = 0;
 }
 
 /*
@@ -90,17 +126,30 @@ static void osn_tlat_open_window(struct osn_cpu *oc)
 	WRITE_ONCE(oc->tlat_window, true);
 }
 
-/* The timer, in hard IRQ context on its CPU (also on PREEMPT_RT). */
+/*
+ * The timer, in hard IRQ context on its CPU (also on PREEMPT_RT).  A stop
+ * on the IRQ latency emits the stack here if print_stack would have
+ * shown it (stop_tracing_us <= print_stack), as upstream does: the
+ * thread's sample comes after tracing is off.
+ */
 static enum hrtimer_restart osn_tlat_irq(struct hrtimer *timer)
 {
 	struct osn_tlat *tl = container_of(timer, struct osn_tlat, timer);
 	struct osn_cpu *oc = this_cpu_ptr(&osn_cpu_state);
 	u64 latency_ns = osn_tlat_latency_ns(tl);
+	u64 stop_ns;
 
 	tl->seqnum++;
 	osn_tlat_open_window(oc);
 	trace_timerlat_sample(latency_ns, tl->seqnum, OSN_TLAT_CTX_IRQ);
-	osn_tlat_check_stop(OSN_STOP_SINGLE, latency_ns);
+	osn_tlat_save_stack(tl);
+
+	stop_ns = osn_tlat_stop_due(OSN_STOP_SINGLE, latency_ns);
+	if (stop_ns) {
+		if (stop_ns <= tl->print_stack_ns)
+			osn_tlat_emit_stack(tl);
+		osn_tlat_stop(OSN_STOP_SINGLE, latency_ns, stop_ns);
+	}
 	wake_up_process(tl->task);
 	return HRTIMER_NORESTART;
 }
@@ -132,11 +181,15 @@ static bool osn_tlat_sleep(struct osn_tlat *tl, u64 period_ns)
 	return !kthread_should_stop();
 }
 
-/* The thread runs: its sample, if its timer fired since the last one. */
+/*
+ * The thread runs: its sample if its timer fired since the last one,
+ * then the IRQ's stack if the latency reaches print_stack, then the stop.
+ */
 static void osn_tlat_thread_ran(struct osn_cpu *oc, struct osn_tlat *tl)
 {
 	u64 latency_ns = osn_tlat_latency_ns(tl);
 	unsigned int seqnum = READ_ONCE(tl->seqnum);
+	u64 stop_ns;
 
 	/* The window closes: what runs now no longer delays this thread. */
 	WRITE_ONCE(oc->tlat_window, false);
@@ -146,7 +199,11 @@ static void osn_tlat_thread_ran(struct osn_cpu *oc, struct osn_tlat *tl)
 	tl->thread_seqnum = seqnum;
 
 	trace_timerlat_sample(latency_ns, seqnum, OSN_TLAT_CTX_THREAD);
-	osn_tlat_check_stop(OSN_STOP_TOTAL, latency_ns);
+	if (osn_tlat_reaches(latency_ns, tl->print_stack_ns))
+		osn_tlat_emit_stack(tl);
+	stop_ns = osn_tlat_stop_due(OSN_STOP_TOTAL, latency_ns);
+	if (stop_ns)
+		osn_tlat_stop(OSN_STOP_TOTAL, latency_ns, stop_ns);
 }
 
 /* SCHED_FIFO at upstream's priority where the kernel lets a module. */
@@ -180,6 +237,7 @@ int osn_timerlat_fn(void *data)
 	tl->task = current;
 	tl->seqnum = 0;
 	tl->thread_seqnum = 0;
+	tl->stack_nr = 0;
 	tl->abs_period_ns = ktime_get_ns();
 
 	/* The probes report this CPU from now on, gated by the window. */
@@ -189,6 +247,8 @@ int osn_timerlat_fn(void *data)
 
 	for (;;) {
 		osn_config_snapshot(&cfg);
+		/* Read by the next IRQ: written before the timer is armed. */
+		tl->print_stack_ns = cfg.print_stack_ns;
 		if (!osn_tlat_sleep(tl, cfg.timerlat_period_ns))
 			break;
 		osn_tlat_thread_ran(oc, tl);

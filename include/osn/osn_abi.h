@@ -62,6 +62,7 @@
 #define OSN_EV_STOP		"stop"
 #define OSN_EV_NOISE_CAUSE	"noise_cause"
 #define OSN_EV_TIMERLAT_SAMPLE	"timerlat_sample"
+#define OSN_EV_TIMERLAT_STACK	"timerlat_stack"
 
 /*
  * Fields.
@@ -125,6 +126,16 @@
  * one activation share it.
  */
 #define OSN_FIELDS_TIMERLAT_SAMPLE	"timer_latency seqnum context"
+/*
+ * timerlat_stack (print_stack): the kernel stack saved in the timer IRQ
+ * of an activation whose thread latency reached print_stack us (emitted
+ * right after that thread sample), or whose IRQ latency tripped
+ * stop_tracing_us <= print_stack (emitted before the stop): what the CPU
+ * was running when the timer fired.  size entries of caller (kernel
+ * addresses, innermost first, printed in hex: symbolize with
+ * /proc/kallsyms).
+ */
+#define OSN_FIELDS_TIMERLAT_STACK	"size caller"
 
 #define OSN_F_START		"start"
 #define OSN_F_DURATION		"duration"
@@ -163,6 +174,8 @@
 #define OSN_F_TIMER_LATENCY	"timer_latency"
 #define OSN_F_SEQNUM		"seqnum"
 #define OSN_F_CONTEXT		"context"
+#define OSN_F_SIZE		"size"
+#define OSN_F_CALLER		"caller"
 
 /*
  * Interference classes, in rtla's column order: the module's per-class
@@ -219,6 +232,7 @@ enum osn_cause_kind {
 #define OSN_KNOB_OPTIONS		"options"
 #define OSN_KNOB_MODE			"mode"
 #define OSN_KNOB_TIMERLAT_PERIOD_US	"timerlat_period_us"
+#define OSN_KNOB_PRINT_STACK		"print_stack"
 
 /*
  * mode: the workload a run starts, read when the run starts; a write
@@ -259,6 +273,8 @@ enum osn_cause_kind {
 #define OSN_DEFAULT_TIMERLAT_PERIOD_US	1000ULL
 #define OSN_MIN_TIMERLAT_PERIOD_US	100ULL
 #define OSN_MAX_TIMERLAT_PERIOD_US	1000000ULL
+/* Deepest stack osn:timerlat_stack carries. */
+#define OSN_TLAT_STACK_DEPTH		32
 /* SCHED_FIFO priority of the timerlat/N threads (upstream's default). */
 #define OSN_TLAT_PRIO			95
 /* Longest string the cpus knob accepts, terminator excluded. */

@@ -9,7 +9,7 @@
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/timerlat/timerlat.sh"
 require_cpus 2
-eng_setup mode=timerlat timerlat_period_us=100
+eng_setup mode=timerlat timerlat_period_us=2000
 assert_eq "$(osn_knob mode)" timerlat "mode given at load"
 eng_instance osn_tl60 timerlat_sample
 i=$ENG_I
