@@ -12,17 +12,7 @@ eng_instance osn_tl50 timerlat_sample
 i=$ENG_I
 echo 1 >"$i/tracing_on"
 tl_wait_threads 2
-on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'
-for round in 1 2 3; do
-	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
-	tl_wait_threads 1
-	assert_eq "$(tl_threads)" timerlat/0 "threads with cpu1 offline"
-	: >"$i/trace"
-	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "online cpu1"
-	tl_wait_threads 2
-	wait_for 10 sh -c "grep -q '\[001\] .* timerlat_sample: .*context=1' $i/trace" ||
-		fail "round $round: no thread sample from CPU 1 after online"
-done
+eng_hotplug_rounds timerlat/ ' timerlat_sample: .*context=1'
 echo 0 >"$i/events/osn/enable"
 tl_wait_threads 0
 exit 0

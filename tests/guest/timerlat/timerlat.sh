@@ -13,16 +13,12 @@ tl_setup() {
 
 # tl_threads: the comms of the running timerlat threads, one a line.
 tl_threads() {
-	cat /proc/[0-9]*/comm 2>/dev/null | grep '^timerlat/' | sort
+	eng_prefix_threads timerlat/
 }
 
 # tl_wait_threads N: wait (10 s) until exactly N timerlat/ threads run.
 tl_wait_threads() {
-	wait_for 10 tl_nthreads_is "$1" ||
-		fail "expected $1 timerlat threads, have: $(tl_threads | tr '\n' ' ')"
-}
-tl_nthreads_is() {
-	[ "$(tl_threads | grep -c .)" = "$1" ]
+	eng_wait_prefix timerlat/ "$1"
 }
 
 # tl_samples FILE CPU CONTEXT: "ts latency seqnum" of the timerlat_sample
