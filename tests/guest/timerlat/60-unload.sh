@@ -1,6 +1,6 @@
 #!/bin/sh
 # timeout: 90
-# mode=timerlat given at load: enable/disable 10 times in a row (fast and
+# mode=timerlat given at load: enable/disable 6 times in a row (fast and
 # slow), then rmmod: no timerlat/ thread is left (their timers are
 # cancelled: a timer left armed would fire into freed module text), the
 # module unloads, and loads again.  rmmod during a run is either refused
@@ -14,9 +14,9 @@ assert_eq "$(osn_knob mode)" timerlat "mode given at load"
 eng_instance osn_tl60 timerlat_sample
 i=$ENG_I
 n=0
-while [ $n -lt 10 ]; do
+while [ $n -lt 6 ]; do
 	echo 1 >"$i/events/osn/timerlat_sample/enable"
-	[ $((n % 3)) = 0 ] && tl_wait_threads "$(nr_cpus)"
+	[ $((n % 2)) = 0 ] && tl_wait_threads "$(nr_cpus)"
 	echo 0 >"$i/events/osn/timerlat_sample/enable"
 	n=$((n + 1))
 done
