@@ -1,10 +1,10 @@
 #!/bin/sh
 # timeout: 90
 # Injected hard-IRQ stalls (a hard hrtimer busy-waiting 30 ms) on the
-# measured CPU: for each one, the timerlat thread reports an activation
-# that expired inside the stall with a thread latency of at least the
-# stall minus one period, and an irq_noise local_timer of at least the
-# stall's length, starting at it, explains it.  Ground truth: the
+# measured CPU: for each one, the timerlat thread's first sample after
+# it is an activation pending at its end, with a thread latency of at
+# least the stall minus one period, and an irq_noise local_timer of at
+# least the stall's length, starting at it, explains it.  Ground truth: the
 # expiry of the injector's timer (timer:hrtimer_expire_entry).  The
 # assertions are lower bounds located at each stall: TCG's own gaps can
 # only add latency elsewhere.
@@ -35,9 +35,12 @@ tl_wait_threads 0
 assert_eq "$done" $COUNT "injections done"
 
 grep '\[001\]' "$i/trace" >/tmp/tl20
-# For each ground-truth line (T): a thread sample whose expiry (its
-# timestamp minus its latency) lies in [T - 0.1 s, T + stall] and whose
-# latency is >= stall - period; an irq_noise local_timer starting in
+# For each ground-truth line (T): the stall ends after T + stall and the
+# thread cannot run inside it, so the first thread sample after T +
+# stall records the activation pending at its end, which expired (its
+# timestamp minus its latency) before T + stall and at most a period
+# after T if the thread was asleep: latency >= stall - period (emulator
+# gaps only add to it).  And an irq_noise local_timer starting in
 # [T - 10 ms, T] of duration >= stall.
 awk -v dur=$DUR_US -v per=$PERIOD_US "$ENG_AWK_FUNCS"'
 	/ hrtimer_expire_entry: .*function=inj_timer_fn/ { g++; G[g] = ts() }
@@ -48,12 +51,10 @@ awk -v dur=$DUR_US -v per=$PERIOD_US "$ENG_AWK_FUNCS"'
 	/ irq_noise: local_timer:/ { sd(); m++; S[m] = s; D[m] = d }
 	END {
 		for (i = 1; i <= g; i++) {
-			thr = 0; irq = 0
-			for (j = 1; j <= n; j++) {
-				e = TS[j] - LAT[j] / 1e9
-				if (e >= G[i] - 0.1 && e <= G[i] + dur / 1e6 &&
-				    LAT[j] >= (dur - per) * 1000) thr = 1
-			}
+			thr = 0; irq = 0; end = G[i] + dur / 1e6
+			for (j = 1; j <= n && TS[j] < end; j++) ;
+			if (j <= n && TS[j] - LAT[j] / 1e9 <= end &&
+			    LAT[j] >= (dur - per) * 1000) thr = 1
 			for (j = 1; j <= m; j++)
 				if (S[j] >= G[i] - 0.01 && S[j] <= G[i] + 1e-4 &&
 				    D[j] >= dur * 1000) irq = 1
@@ -66,6 +67,9 @@ awk -v dur=$DUR_US -v per=$PERIOD_US "$ENG_AWK_FUNCS"'
 cat /tmp/tl20_res
 set -- $(tail -n 1 /tmp/tl20_res)
 assert_eq "$2" $COUNT "ground-truth stalls seen"
-assert_eq "$4" $COUNT "stalls with a late thread sample"
+# One stall may land after the thread read the clock and before it
+# wrote its sample (a window of some us per period): that activation is
+# not late, and the thread re-arms past the stall.
+assert_ge "$4" $((COUNT - 1)) "stalls with a late thread sample"
 assert_eq "$6" $COUNT "stalls with their irq_noise"
 exit 0
