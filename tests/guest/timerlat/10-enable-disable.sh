@@ -51,7 +51,9 @@ assert_eq "$(tail -n 1 /tmp/tl10_si)" "$nirq" "last seqnum"
 # The period: each activation's expiry (timestamp minus latency) is a
 # whole number of periods after the previous one (more than one when the
 # emulator stalled the vCPU: those are skipped), within 20% of a period
-# (the two clocks' reads are a few us apart, more under TCG); and the
+# (the two clocks' reads are a few us apart), but for the few whose
+# clock read and event write an emulator gap split (2%: an estimate off
+# by milliseconds spoils the difference before and after it); and the
 # count is at most the window over the period (+10%), at least a quarter
 # of it (a loaded host skips many).
 awk -v p=$PERIOD_US 'NR > 1 {
@@ -60,7 +62,7 @@ awk -v p=$PERIOD_US 'NR > 1 {
 	n += k
 } { pt = $1; pl = $2 } END { print "skipped " n - (NR - 1) " bad " bad + 0 }' /tmp/tl10_irq >/tmp/tl10_per
 cat /tmp/tl10_per
-assert_eq "$(tail -n 1 /tmp/tl10_per | awk '{ print $4 }')" 0 "expiries off the period"
+assert_le "$(tail -n 1 /tmp/tl10_per | awk '{ print $4 }')" $((nirq / 50 + 2)) "expiries off the period"
 exp=$(awk -v p=$PERIOD_US 'NR == 1 { f = $1 } { l = $1 }
 	END { printf "%d\n", (l - f) * 1e6 / p + 1 }' /tmp/tl10_irq)
 info "expected about $exp activations from the timestamps"
