@@ -7,6 +7,8 @@
 #     fails a kernel's run)
 #   - tests/abi-check.sh (the module's events, fields and parameters are
 #     those of include/osn/osn_abi.h)
+#   - tests/arch-check.sh (Documentation/architecture.md names every source
+#     file; file and function length limits)
 #   - tests/checkpatch.sh (checkpatch --strict on kernel/: no ERROR or
 #     WARNING outside tests/checkpatch.allow)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
@@ -76,6 +78,13 @@ echo "== host: tests/abi-check.sh"
 grep -E '^OSN-TEST(-NOTE)?: (FAIL|abi)' "$log_dir/abi-check.log" | sed 's/^/  /'
 add_counts "ABI check" "$log_dir/abi-check.log" ||
 	{ echo "host: ABI check did not run"; tf=$((tf + 1)); }
+
+# ---- the map and the shape of the code ---------------------------------------
+echo "== host: tests/arch-check.sh"
+"$here/arch-check.sh" >"$log_dir/arch-check.log" 2>&1
+grep -E '^OSN-TEST(-NOTE)?: ' "$log_dir/arch-check.log" | grep -v ': PASS ' | sed 's/^/  /'
+add_counts "map and shape" "$log_dir/arch-check.log" ||
+	{ echo "host: map and shape check did not run"; tf=$((tf + 1)); }
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&
