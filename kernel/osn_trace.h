@@ -63,10 +63,7 @@ struct osn_origin {
 
 /*
  * Probes call trace_<event>() directly: its static branch is the only
- * check needed.  (A copy that read the static key's count first worked
- * around multi-threaded TCG running stale code while a jump label was
- * patched; the VM bench runs single-threaded TCG since, see
- * tests/vm/run-kernel.sh, and real CPUs never needed it.)
+ * check needed.
  */
 
 /* Availability in percent, integer and 5-decimal parts (upstream's). */
