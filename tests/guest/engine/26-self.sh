@@ -26,8 +26,9 @@ eng_instance osn_self sample sample_threshold irq_noise softirq_noise thread_noi
 echo 1 >"$ENG_I/tracing_on"
 sleep 1
 echo 0 >"$ENG_I/tracing_on"
-eng_lines "$ENG_I" sample >/tmp/self-s.txt
-eng_lines "$ENG_I" sample_threshold >/tmp/self-t.txt
+grep '\[001\]' "$ENG_I/trace" >/tmp/self-all.txt
+grep ' sample: ' /tmp/self-all.txt >/tmp/self-s.txt
+grep ' sample_threshold: ' /tmp/self-all.txt >/tmp/self-t.txt
 np=$(grep -c . /tmp/self-s.txt)
 nt=$(grep -c . /tmp/self-t.txt)
 info "$np periods, $nt samples"
@@ -59,7 +60,6 @@ awk '{
 	exit !(adj * 100 <= (n - 1) * 10)
 }' /tmp/self-t.txt || fail "more than 10% of the samples begin where the previous one ended"
 
-grep '\[001\]' "$ENG_I/trace" >/tmp/self-all.txt
 hw=$(eng_check_periods /tmp/self-all.txt) || { echo "$hw"; fail "periods disagree with their samples"; }
 info "$hw samples without interference (HW)"
 assert_ge "$hw" 1 "HW samples at 1 us"

@@ -129,7 +129,9 @@ eng_attrib() {
 	# The EREs may refer to the injecting task's comm as @COMM@.
 	_ere=$(echo "$_ere" | sed "s|@COMM@|$_comm|g")
 	_gtere=$(echo "$_gtere" | sed "s|@COMM@|$_comm|g")
-	grep '\[001\]' "$_i/trace" >/tmp/eng_cpu1
+	# The buffer is read once: formatting it is slow under TCG.
+	grep '\[001\]\|osn_mark_' "$_i/trace" >/tmp/eng_all
+	grep -v osn_mark_ /tmp/eng_all >/tmp/eng_cpu1
 	_min=$((ENG_DUR_US * 10 * _pct))
 	if [ "$_gt" = - ]; then
 		# No ground truth: count the long events, at most one each.
@@ -154,21 +156,22 @@ eng_attrib() {
 	}
 	# From above: the injections' events last what the injector stole
 	# plus, each, TCG's entry and exit around its busy wait (<= 50 us of
-	# the 200) and 10% of the stolen time (a host stall of the vCPU outside
-	# the busy wait); the stalls inside it are in both.  An event counted
-	# twice, or another source's time added to it, exceeds that.
-	_max=$((_stolen + _stolen / 10 + _done * ENG_DUR_US * 1000 / 4))
+	# the 200) and a quarter of the stolen time: host stalls of the vCPU
+	# outside the busy wait (12% seen on a host loaded 4 times over); the
+	# stalls inside it are in both.  An event counted twice, or another
+	# source's time added to it, exceeds that.
+	_max=$((_stolen + _stolen / 4 + _done * ENG_DUR_US * 1000 / 4))
 	info "the injections' $_ev events: $4 ns (stolen $_stolen ns, at most $_max)"
 	assert_le "$4" "$_max" "ns of the injections' $_ev events"
 
-	eng_lines "$_i" sample_threshold >/tmp/eng_st
+	grep ' sample_threshold: ' /tmp/eng_cpu1 >/tmp/eng_st
 	_s=$(sed -n 's/.* duration \([0-9]*\) ns interference \([0-9]*\).*/\1 \2/p' /tmp/eng_st |
 		awk -v m=$((ENG_DUR_US * 1000)) '$1 >= m && $2 >= 1 { n++ } END { print n + 0 }')
 	info "sample_threshold >= ${ENG_DUR_US}us with interference: $_s"
 	[ $((_s * 100)) -ge $((_done * 95)) ] ||
 		fail "only $_s sample_threshold >= ${ENG_DUR_US}us with interference"
 
-	eng_lines "$_i" sample >/tmp/eng_sa
+	grep ' sample: ' /tmp/eng_cpu1 >/tmp/eng_sa
 	_t=0
 	for _f in $_tf; do
 		_t=$((_t + $(eng_sum_field /tmp/eng_sa "$_f")))
@@ -182,7 +185,6 @@ eng_attrib() {
 	[ $((_own * 100)) -ge $((_stolen * _pct)) ] ||
 		fail "sample $1 $_own ns < $_pct% of stolen $_stolen ns"
 	eng_check_no_double_count /tmp/eng_sa
-	grep '\[001\]\|osn_mark_' "$_i/trace" >/tmp/eng_all
 	eng_class_bounds /tmp/eng_all "$_done" "${1%_time}" "${2:+${2%_time}}"
 	eng_stats_vs_events /tmp/eng_all
 }
@@ -190,7 +192,7 @@ eng_attrib() {
 # eng_unmatched FILE EVENT_ERE GT_ERE MIN_NS: show (3 at most) ground-truth
 # lines no EVENT explains, with the trace lines around them.
 eng_unmatched() {
-	awk -v evre="$2" -v gtre="$3" -v min="$4" "$ENG_MATCH_AWK"'
+	awk -v evre="$2" -v gtre="$3" -v min="$4" '{ L[NR] = $0 }'"$ENG_MATCH_AWK"'
 	END {
 		prep()
 		for (i = 1; i <= g && shown < 3; i++) {
@@ -231,7 +233,6 @@ ENG_AWK_FUNCS='
 	}
 '
 ENG_MATCH_AWK=$ENG_AWK_FUNCS'
-	{ L[NR] = $0 }
 	$0 ~ evre {
 		sd()
 		if (s >= 0 && d >= 0) { n++; S[n] = s; D[n] = d; EL[n] = NR }
@@ -240,29 +241,42 @@ ENG_MATCH_AWK=$ENG_AWK_FUNCS'
 	/ irq_noise: / { sd(); if (s >= 0 && d >= 0) { ni++; IS[ni] = s; ID[ni] = d } }
 	$0 ~ gtre { g++; G[g] = ts(); GL[g] = NR }
 	# nested(j): ns of the IRQs that started inside event j (its end moves
-	# out by each one found).
+	# out by each one found).  The lines are in the order the events
+	# ended: starts are in order but for the length of an event, so only
+	# a window of W s (the longest event, 1 ms more) around it is looked
+	# at (klo moves with j).
 	function nested(j,   e, k, t, more) {
 		e = S[j] + D[j] / 1e9; t = 0
+		while (klo < ni && IS[klo + 1] < S[j] - W) klo++
 		do {
 			more = 0
-			for (k = 1; k <= ni; k++)
+			for (k = klo + 1; k <= ni && IS[k] <= e + W; k++)
 				if (!U[j, k] && IS[k] >= S[j] && IS[k] <= e) {
 					U[j, k] = 1; t += ID[k]; e += ID[k] / 1e9; more = 1
 				}
 		} while (more)
 		return t
 	}
-	function prep(j) {
+	function prep(j, m) {
+		for (j = 1; j <= n; j++) if (D[j] > m) m = D[j]
+		for (j = 1; j <= ni; j++) if (ID[j] > m) m = ID[j]
+		W = m / 1e9 + 0.001
 		for (j = 1; j <= n; j++) { N[j] = nested(j); E[j] = S[j] + (D[j] + N[j]) / 1e9 }
+		# from here, W covers the longest event with its nested IRQs
+		for (j = 1; j <= n; j++) if (D[j] + N[j] > m) m = D[j] + N[j]
+		W = m / 1e9 + 0.001
 	}
 '
 eng_match() {
+	# awk is slow under TCG: only the lines it needs (grep is not)
+	grep -E -e "$2" -e ' irq_noise: ' -e "$3" "$1" |
 	awk -v evre="$2" -v gtre="$3" -v min="$4" "$ENG_MATCH_AWK"'
 	END {
 		prep()
 		for (i = 1; i <= g; i++) {
 			hit = 0; any = 0
-			for (j = 1; j <= n; j++)
+			while (jlo < n && S[jlo + 1] < G[i] - W) jlo++
+			for (j = jlo + 1; j <= n && S[j] <= G[i] + W; j++)
 				if (G[i] >= S[j] - 1e-4 && G[i] <= E[j] + 1e-4) {
 					any = 1
 					if (D[j] + N[j] >= min) {
@@ -274,7 +288,7 @@ eng_match() {
 			m += hit; a += any
 		}
 		printf "%d %d %d %.0f\n", m, g, a, t
-	}' "$1"
+	}'
 }
 
 # ENG_SAMPLE_AWK: awk helpers for osn:sample lines: cls() sets C[1..4]
@@ -316,6 +330,7 @@ ENG_SAMPLE_AWK=$ENG_AWK_FUNCS'
 # sources, they do not add any); eng_attrib bounds the times through the
 # events.
 eng_class_bounds() {
+	grep -E 'osn_mark_| sample: ' "$1" |
 	awk -v done="$2" -v own="$3" -v trig="$4" "$ENG_SAMPLE_AWK"'
 	BEGIN { cls() }
 	/osn_mark_quiet/ { qb = ts(); next }
@@ -348,7 +363,7 @@ eng_class_bounds() {
 			if (c == own && IC[c] * 100 < done * 95) { printf "FAIL: %s: %d entries for %d injections\n", c, IC[c], done; bad++ }
 		}
 		exit bad > 0
-	}' "$1" || fail "a class's count out of bounds of the injection + background"
+	}' || fail "a class's count out of bounds of the injection + background"
 }
 
 # eng_stats_vs_events FILE: the samples' per-class counts and times, summed
