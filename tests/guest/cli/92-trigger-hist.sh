@@ -59,11 +59,15 @@ check_hist() {
 	assert_ge "${n:-0}" 10 "local_timer hits in $2"
 	grep -q '^Totals:' "$1/$2" || fail "$2 has no Totals"
 	grep -q "^  Saving event $3 hist to $2\$" "$1/out.txt" || fail "no 'Saving event' line"
+}
+
+# check_ipis FILE: the hist FILE has the IPIs injected during its run
+check_ipis() {
 	set -- $(awk '/^\{ desc: +call_function(_single)? / {
 		for (i = 1; i < NF; i++) {
 			if ($i == "hitcount:") h += $(i + 1)
 			if ($i == "duration:") d += $(i + 1)
-		} } END { print h + 0, d + 0 }' "$1/$2")
+		} } END { print h + 0, d + 0 }' "$1")
 	info "call_function(_single): $1 hits, $2 ns; injected: $(inject_status done) x 200 us"
 	assert_ge "$1" 10 "injected IPIs in the hist"
 	assert_ge "$2" $((10 * 190000)) "the injected IPIs' duration in the hist"
@@ -77,6 +81,7 @@ if [ $hist_ok = 1 ]; then
 	echo stop >"$INJ/inject"
 	inject_wait 10
 	check_hist "$CLI_OUT/osn" osn_irq_noise_hist.txt osn:irq_noise
+	check_ipis "$CLI_OUT/osn/osn_irq_noise_hist.txt"
 else
 	# no CONFIG_HIST_TRIGGERS: the kernel refuses the trigger, nothing
 	# is left behind

@@ -2,15 +2,15 @@
 # timeout: 120
 # threshold_us is honoured: at 5 ms, no sample_threshold is shorter than
 # it; hard-IRQ injections of 6 ms (their busy wait alone is over it)
-# each lie inside a sample_threshold; injections of 100 us are never a
-# sample on their own: no sample with interference 1 (the injection
-# alone) holds one, but for the few that a host stall of the vCPU
-# stretches (<= 20%; at 1 ms, 5 of 30 were, stretched to 1.7-4.6 ms on a
-# host loaded 4 times over).  Under TCG the guest's own noise makes gaps
-# of 5-35 ms (threads, host stalls) that hold most short injections:
-# those have more interference, and say nothing of the threshold.  Each period's
-# samples, noise, max and HW fields sum its sample_threshold events
-# (eng_check_periods).
+# each lie inside a sample_threshold; injections of 100 us are not a
+# sample on their own (interference 1) but when a host stall of the vCPU
+# stretches their gap past 5 ms: at most half of them (2 and 8 of 30
+# were, stretched to 8-17 ms, on 6.1 and forky with the host loaded 4
+# times over).  Under TCG the guest's own noise makes gaps of 5-35 ms
+# (threads, host stalls) that hold most short injections: those have
+# more interference.  A lowered threshold fails the first check.  Each
+# period's samples, noise, max and HW fields sum its sample_threshold
+# events (eng_check_periods).
 # Ground truth: the expiry of the injector's timer
 # (timer:hrtimer_expire_entry of inj_timer_fn), one per injection.
 . "$OSN_TESTS/guest/lib.sh"
@@ -76,7 +76,7 @@ set -- $(grep -E -e ' sample_threshold: ' -e "$gt" /tmp/th_short | awk -v gtre="
 	}')
 info "${SHORT}us: $1 injections seen; $3 inside a sample_threshold, $2 of them alone"
 assert_ge "$1" $((N * 95 / 100)) "short injections seen by the ground truth"
-assert_le "$2" $((N / 5)) "short injections alone in a sample"
+assert_le "$2" $((N / 2)) "short injections alone in a sample"
 
 hw=$(eng_check_periods /tmp/th_all) || { echo "$hw"; fail "periods disagree with their samples"; }
 info "HW samples: $hw"
