@@ -310,21 +310,24 @@ ENG_SAMPLE_AWK=$ENG_AWK_FUNCS'
 # the markers osn_mark_quiet, osn_mark_inject and osn_mark_end around a
 # quiet window and the injection.  The background of each class (nmi irq
 # softirq thread) is its largest count in one period of the quiet window;
-# over the P periods that overlap the injection, each class must have at
-# most
+# over the P periods that overlap the injection, OWN and TRIGGER must
+# have at most
 #     P x background x 3 / 2 + DONE + DONE / 4
-# if it is OWN or TRIGGER: the injection adds DONE entries to OWN, and
-# DONE to TRIGGER (the IRQ that starts each injection: a timer or an
-# IPI).  The tolerance covers an injection thread switched in twice (a
-# quarter of them) and a background that varies with the host's load
-# (25% over the quiet window's largest period seen); it stays below
-# what the class counted twice (DONE entries and its whole background
-# more) adds, also for a class with no background (NMI: 2 x DONE against
-# DONE + DONE / 4).  From below, OWN has >= 95% of DONE: counted as another
-# class, it has none.  The other classes are shown, not bounded: what the
-# kernel does around an injection (a report of a long NMI handler, work
-# it defers) adds to them; eng_stats_vs_events holds them to osn's
-# events.  The quiet window must have >= 3 whole periods.
+# (the injection adds DONE entries to OWN, and DONE to TRIGGER: the IRQ
+# that starts each injection, a timer or an IPI); the tolerance covers an
+# injection thread switched in twice (a quarter of them) and a background
+# that varies with the host's load (25% over the quiet window's largest
+# period seen).  From below, OWN has >= 95% of DONE: missing, or counted
+# as another class, it has none.  From above this bites where the
+# background is small against DONE (NMI: its injections counted twice
+# give 2 x DONE > DONE + DONE / 4).  The quiet window is measured by the
+# same code: a class counted twice everywhere doubles its background too
+# and passes here (IRQ entries counted twice on 6.1: 272 against 461);
+# eng_stats_vs_events catches it (992 in the samples, 496 events).  The
+# other classes are shown, not bounded: what the kernel does around an
+# injection (a report of a long NMI handler, work it defers) adds to
+# them; eng_stats_vs_events holds them to osn's events.  The quiet window
+# must have >= 3 whole periods.
 # Times are not bounded here: under TCG a host stall of the vCPU lands in
 # whichever source runs, tens of ms at a time, so a quiet window's time
 # says little about the next second's (its counts do: stalls stretch
