@@ -216,8 +216,10 @@ printf 'build/osn.ko\nbuild/osn_inject.ko\n' >"$expected"
 # Tests with a "# boot: NAME PARAMS..." header run in a boot of their own
 # (one per NAME, after the plain one), with PARAMS and osn.boot=NAME added
 # to the kernel command line (guest-init.sh runs only the tests of its
-# boot): the audit's checks of isolation parameters need real boots.
-declare -A vparams=() vlimit=()
+# boot): the audit's checks of isolation parameters need real boots.  A
+# PARAM vm.smp=N is QEMU's, not the kernel's: that boot has N vCPUs (a
+# sparse CPU set of more than two).
+declare -A vparams=() vlimit=() vsmp=()
 vnames=
 for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	sel "$t" || continue
@@ -226,7 +228,14 @@ for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	if [ -n "$b" ]; then
 		bn=${b%% *}
 		if [ -z "${vparams[$bn]+set}" ]; then
-			vparams[$bn]=${b#"$bn"}
+			vparams[$bn]=
+			vsmp[$bn]=$smp
+			for w in ${b#"$bn"}; do
+				case $w in
+				vm.smp=[1-9]*) vsmp[$bn]=${w#vm.smp=} ;;
+				*) vparams[$bn]="${vparams[$bn]} $w" ;;
+				esac
+			done
 			vlimit[$bn]=0
 			vnames="$vnames $bn"
 		fi
@@ -322,8 +331,9 @@ watchdog() {
 		fi
 	done
 }
-# boot_guest APPEND LOG LIMIT_S: one boot, its console in LOG; failures of
-# the boot itself (time limit, watchdog) go to the host results.
+# boot_guest APPEND LOG LIMIT_S [SMP]: one boot (SMP vCPUs, default
+# OSN_VM_SMP), its console in LOG; failures of the boot itself (time
+# limit, watchdog) go to the host results.
 boot_guest() {
 	local qrc
 	log=$2
@@ -333,7 +343,7 @@ boot_guest() {
 	wdpid=$!
 	set +e
 	timeout -k 10 "$3" \
-		qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "$smp" -m "$mem" \
+		qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "${4:-$smp}" -m "$mem" \
 		-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$1" \
 		-nographic -no-reboot -nodefaults -serial stdio -monitor "unix:$work/monitor.sock,server,nowait" \
 		-pidfile "$work/qemu.pid" \
@@ -362,8 +372,8 @@ boot_guest "$append" "$work/console.log" "$timeout_s"
 # warning, taint) is one more failure, vm/boot-NAME.
 for bn in $vnames; do
 	vlog=$work/console-$bn.log
-	note "$K: booting again with${vparams[$bn]} osn.boot=$bn"
-	boot_guest "$append${vparams[$bn]} osn.boot=$bn" "$vlog" $((${vlimit[$bn]} + 180))
+	note "$K: booting again with${vparams[$bn]} osn.boot=$bn, ${vsmp[$bn]} vCPUs"
+	boot_guest "$append${vparams[$bn]} osn.boot=$bn" "$vlog" $((${vlimit[$bn]} + 180)) "${vsmp[$bn]}"
 	grep -E '^OSN-(TEST|GUEST):|^OSN-TEST-NOTE:' "$vlog" >>"$results" || true
 	set +e
 	"$OSN_ROOT/tests/vm/parse-log.sh" --kernel "$K:$bn" --result "$work/result-$bn" \

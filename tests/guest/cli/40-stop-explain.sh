@@ -37,13 +37,10 @@ run_until_irq_stop() {
 		_t=$(awk '$1 == "irq" && $2 ~ /^local_timer:/ { print $4; exit }' "$_out")
 		[ -n "$_t" ] && cli_us_ge "$_t" $((_min * 1000)) && return 0
 		[ "$RC" = 2 ] || fail "osn $* exited $RC, not 2 (a stop)"
-		# the sample's length, and its hardware (unexplained) part
-		_len=$(sed -n 's/.* lasted \([0-9.]*\) us,.*/\1/p' "$_out" | head -n 1)
-		_hw=$(awk '$1 == "hw" { print $NF; exit }' "$_out")
-		awk -v l="${_len:-0}" -v h="${_hw:-0}" 'BEGIN { exit !(l > 0 && h * 2 >= l) }' ||
-			fail "osn explained the stop's sample ($_len us) without the injected local_timer >= $_min us"
+		_sig=$(cli_stop_hw "$_out") ||
+			fail "osn explained the stop's sample ($_sig) without the injected local_timer >= $_min us"
 		[ $_try = 3 ] && break
-		retry_marker "try $_try: an unexplained emulator gap ($_hw of $_len us) tripped the stop"
+		retry_marker "try $_try: an unexplained emulator gap ($_sig) tripped the stop"
 	done
 	fail "3 tries were tripped by unexplained emulator gaps"
 }

@@ -4,7 +4,10 @@
 # <system>_<event>_hist.txt in the current directory at the end of the
 # run, as rtla does: its hist file, keyed here by the IRQ's name, with
 # the measured CPU's timer IRQs counted (osn hist, or osn top where
-# rtla runs too; osn hwnoise in cli/90: one code path, tool.c).  Without hist triggers
+# rtla runs too; osn hwnoise in cli/90: one code path, tool.c), and the
+# IPIs injected from CPU 0 during the run under call_function(_single):
+# >= 10 hits and >= 10 x 190 us (the background, a few short IPIs, cannot
+# make that).  Without hist triggers
 # (5.10) the kernel's refusal is the error and nothing is left.  Bad
 # input: --trigger without -e.  osn upstream turns the saved trace's
 # osn:sample records into the osnoise tracer's lines, one for one, in
@@ -13,6 +16,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
+inject_load
 cli_setup
 
 trig='hist:keys=desc:vals=hitcount,duration:sort=desc'
@@ -57,10 +61,27 @@ check_hist() {
 	grep -q "^  Saving event $3 hist to $2\$" "$1/out.txt" || fail "no 'Saving event' line"
 }
 
+# check_ipis FILE: the hist FILE has the IPIs injected during its run
+check_ipis() {
+	set -- $(awk '/^\{ desc: +call_function(_single)? / {
+		for (i = 1; i < NF; i++) {
+			if ($i == "hitcount:") h += $(i + 1)
+			if ($i == "duration:") d += $(i + 1)
+		} } END { print h + 0, d + 0 }' "$1")
+	info "call_function(_single): $1 hits, $2 ns; injected: $(inject_status done) x 200 us"
+	assert_ge "$1" 10 "injected IPIs in the hist"
+	assert_ge "$2" $((10 * 190000)) "the injected IPIs' duration in the hist"
+}
+
 # shellcheck disable=SC2086 # $args: words
 if [ $hist_ok = 1 ]; then
+	# 200 us IPIs every 20 ms for 3 s: dozens in the 1 s run
+	inject_start ipi 1 150 200 20000
 	run_in "$CLI_OUT/osn" "$OSN" $cmd $args -e osn:irq_noise --trigger "$trig"
+	echo stop >"$INJ/inject"
+	inject_wait 10
 	check_hist "$CLI_OUT/osn" osn_irq_noise_hist.txt osn:irq_noise
+	check_ipis "$CLI_OUT/osn/osn_irq_noise_hist.txt"
 else
 	# no CONFIG_HIST_TRIGGERS: the kernel refuses the trigger, nothing
 	# is left behind

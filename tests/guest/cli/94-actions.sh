@@ -48,6 +48,14 @@ left_behind() {
 	assert_eq "$(osn_nthreads)" 0 "osn/N threads after $1"
 }
 
+# stall_in FILE: FILE (a trace osn saved) holds an injected stall, an
+# irq_noise local_timer >= 200 ms: TCG's own gaps are hw, not irq noise
+stall_in() {
+	awk '/ irq_noise: +local_timer:/ {
+		for (i = 1; i < NF; i++) if ($i == "duration" && $(i + 1) >= 200000000) f = 1
+	} END { exit !f }' "$1"
+}
+
 # count FILE RE: lines of FILE matching RE (0 without FILE)
 count() {
 	if [ -f "$1" ]; then grep -c "$2" "$1"; else echo 0; fi
@@ -124,6 +132,7 @@ end1
 end2" "$t: the actions of a hit, in order"
 	[ -s "$D/$t/t.txt" ] || fail "$t: -t saved nothing at the hit"
 	grep -q 'stop: stop tracing hit\|osnoise' "$D/$t/t.txt" || fail "$t: t.txt is not the trace"
+	[ "$t" = rtla ] || stall_in "$D/$t/t.txt" || fail "$t: the hit was not an injected stall"
 	[ -e "$D/$t/t.txt.1" ] && fail "$t: -t saved twice"
 	[ -s "$D/$t/e.txt" ] || fail "$t: --on-end trace wrote no e.txt"
 	assert_eq "$(count "$D/$t/parent" USR1)" 1 "$t: USR1 to the parent"
@@ -160,9 +169,13 @@ end2" "$t: the actions of a hit, in order"
 			"osn: hits reported vs shell runs"
 		# one file per hit: h.txt, h.txt.1, ...; each with its own stop
 		assert_eq "$(set -- "$D"/osn/h.txt*; echo $#)" "$n" "osn: trace files"
+		# a hit on TCG's own gap is hw: >= 2 hits are the stalls
+		s=0
 		for f in "$D"/osn/h.txt*; do
 			assert_eq "$(grep -c 'stop: stop tracing hit' "$f")" 1 "osn: stops in $f"
+			stall_in "$f" && s=$((s + 1))
 		done
+		assert_ge "$s" 2 "osn: hits on an injected stall"
 		[ -s "$D/osn/t.txt" ] || fail "osn: -t after continue not saved at the end"
 		left_behind "osn with continue"
 	else

@@ -126,7 +126,7 @@ warm=1
 inject thread 1 2 1000
 while ! wait_for 15 counted "$THR" 1 && [ $warm -lt 3 ]; do
 	warm=$((warm + 1))
-	info "warm-up: no series of osn_inject/1 after 15 s: try $warm; CPU 1's thread series:" \
+	retry_marker "warm-up: no series of osn_inject/1 after 15 s: try $warm; CPU 1's thread series:" \
 		"$(grep -c '^osn_noise_events_total{cpu="1",class="thread"' "$M")"
 	inject thread 1 2 1000
 done

@@ -9,6 +9,11 @@
 # start + duration) are only those whose recording something interrupted,
 # a few in a hundred; osn:sample's self is > 0 in every period with
 # samples, and noise + self <= runtime.
+# Also, on the same data (at 1 us TCG gives the loop gaps with no
+# interference): each period's samples, noise, max, HW count and HW time
+# are those of its sample_threshold events, HW being exactly the ones
+# with interference 0, inside which no noise event starts
+# (eng_check_periods); there is at least one.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
@@ -17,12 +22,13 @@ osn_knob cpus 1
 osn_knob runtime_us 100000
 osn_knob period_us 100000
 osn_knob threshold_us 1
-eng_instance osn_self sample sample_threshold
+eng_instance osn_self sample sample_threshold irq_noise softirq_noise thread_noise nmi_noise
 echo 1 >"$ENG_I/tracing_on"
 sleep 1
 echo 0 >"$ENG_I/tracing_on"
-eng_lines "$ENG_I" sample >/tmp/self-s.txt
-eng_lines "$ENG_I" sample_threshold >/tmp/self-t.txt
+grep '\[001\]' "$ENG_I/trace" >/tmp/self-all.txt
+grep ' sample: ' /tmp/self-all.txt >/tmp/self-s.txt
+grep ' sample_threshold: ' /tmp/self-all.txt >/tmp/self-t.txt
 np=$(grep -c . /tmp/self-s.txt)
 nt=$(grep -c . /tmp/self-t.txt)
 info "$np periods, $nt samples"
@@ -53,4 +59,8 @@ awk '{
 	printf "# %d of %d pairs back to back\n", adj, n - 1
 	exit !(adj * 100 <= (n - 1) * 10)
 }' /tmp/self-t.txt || fail "more than 10% of the samples begin where the previous one ended"
+
+hw=$(eng_check_periods /tmp/self-all.txt) || { echo "$hw"; fail "periods disagree with their samples"; }
+info "$hw samples without interference (HW)"
+assert_ge "$hw" 1 "HW samples at 1 us"
 exit 0
