@@ -101,10 +101,7 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 	if (!osn_cpu_active(oc) || !oc->softirq.delta_start_ns)
 		return;
 
-	/* Mutant: softirq time accounted as IRQ time. */
-	duration = osn_source_exit(oc, &oc->softirq,
-				   OSN_MUTANT(SOFTIRQ_AS_IRQ) ? OSN_CLASS_IRQ :
-				   OSN_CLASS_SOFTIRQ);
+	duration = osn_source_exit(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
 	trace_softirq_noise(vec_nr, start, duration);
 	osn_source_push(&oc->thread, duration);
 }
