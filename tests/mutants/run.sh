@@ -37,7 +37,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../vm/common.sh"
 
-kernels=() rotate=0 check=0 list=0 baseline= judge=1 runs=1
+kernels=() rotate=0 check=0 list=0 baseline='' judge=1 runs=1
 out=$OSN_BUILD/mutants
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -66,7 +66,7 @@ all=$(cd "$here" && ls ./*.mut 2>/dev/null | sed 's|^\./||; s|\.mut$||' | LC_ALL
 names=()
 if [ $# -gt 0 ]; then
 	for n in "$@"; do
-		[ -e "$here/$n.mut" ] || die "no mutant $n (known: $(echo $all))"
+		[ -e "$here/$n.mut" ] || die "no mutant $n (known: ${all//$'\n'/ })"
 		names+=("$n")
 	done
 else
@@ -196,14 +196,14 @@ for K in "${kernels[@]}"; do
 		where=$(tr '\n' ' ' <"$d/where" 2>/dev/null)
 		bst=ok
 		for t in $tests; do
-			echo "$bres" | grep -qx "PASS $t" || bst="FAILED($t)"
+			grep -qx "PASS $t" <<<"$bres" || bst="FAILED($t)"
 		done
 		if [ ! -s "$d/outcome" ]; then
 			v="invalid: not run"
 		elif grep -q '^invalid' "$d/outcome"; then
 			v=$(head -n 1 "$d/outcome")
 		else
-			by= miss=
+			by='' miss=''
 			for t in $tests; do
 				grep -qx "FAIL $t" "$d/outcome" && by="$by $t"
 				grep -qx "\(PASS\|FAIL\) $t" "$d/outcome" || miss="$miss $t"
