@@ -33,6 +33,13 @@ cnt=$(eng_sum_field /tmp/eng_sa NMI)
 info "nmi_noise on CPU 1: $nmis ($long >= ${DUR}us), sample NMI count: $cnt"
 [ $((nmis * 100)) -ge $((N * 95)) ] || fail "only $nmis nmi_noise events for $N NMIs"
 [ "$cnt" -ge "$nmis" ] || fail "samples count $cnt NMIs, events $nmis"
+# The same durations, summed, are the samples' nmi_time.
+dsum=$(sed -n 's/.* duration \([0-9]*\) ns.*/\1/p' /tmp/eng_nmi |
+	awk '{ s += $1 } END { printf "%.0f\n", s }')
+nt=$(eng_sum_field /tmp/eng_sa nmi_time)
+info "nmi_noise time $dsum ns, samples' nmi_time $nt ns"
+[ $((nt * 100)) -ge $((dsum * 95)) ] ||
+	fail "samples' nmi_time $nt ns < 95% of the nmi_noise time $dsum ns"
 # The injector registers its handler after osn's: the probe on
 # nmi:nmi_handler still adds its time to the NMI's duration.
 [ $((long * 100)) -ge $((N * 95)) ] || fail "only $long nmi_noise >= ${DUR}us"
