@@ -98,6 +98,7 @@ if [ "$check" = 1 ]; then
 fi
 
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 exec 9>"$out/.lock"
 flock -n 9 || die "$out is in use by another run"
 tree=$out/tree orig=$out/tree.orig
