@@ -178,7 +178,8 @@ for K in "${kernels[@]}"; do
 	for n in "${names[@]}"; do applies "$K" "$n" && kn+=("$n"); done
 	[ ${#kn[@]} -gt 0 ] || { echo "$K: no mutant for this kernel"; continue; }
 	utests=$(for n in "${kn[@]}"; do field "$n" tests; done | tr ' ' '\n' | LC_ALL=C sort -u | tr '\n' ' ')
-	if [ "$runs" = 1 ] && [ -z "$baseline" ]; then
+	# (--no-judge: judged later against another run's log, --baseline.)
+	if [ "$runs" = 1 ] && [ "$judge" = 1 ] && [ -z "$baseline" ]; then
 		rm -rf "$bdir"
 		mkdir -p "$bdir"
 		echo "== $K: baseline (the tree unmutated): $utests"
