@@ -29,9 +29,10 @@
 #                since the epoch picks where in the sorted list to start
 #   --baseline LOG   no baseline boot: the listed tests' results of LOG
 #                (a console.log of the same kernel, same tree: the matrix)
-#   --no-judge / --judge-only   only run the mutants / only judge the
-#                runs already in --out against the baseline
+#   --no-judge   only run the mutants, with no baseline boot
+#   --judge-only only judge the runs already in --out, against --baseline
 #   --out DIR    work directory (default build/mutants)
+# A mutant's "kernels: generic" or "kernels: rt" keeps it to those.
 # About 2 minutes a mutant and kernel (TCG), plus one baseline boot.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--no-judge) judge=0; shift ;;
 	--judge-only) runs=0; shift ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '3,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
