@@ -16,7 +16,8 @@
 #                             kernel of the matrix, with its release's toolchain
 #   make demo                 boot a Debian kernel in QEMU and show osn top
 #   make bench                benchmark against upstream osnoise (6.1-rt VM)
-#   make check-mutants        deliberate bugs the suite must catch (6.1 VM)
+#   make check-mutants        deliberate bugs (tests/mutants/*.mut) the suite must
+#                             catch (6.1 and 6.1-rt VMs)
 #   make sparse / make W1     static checks of the module
 #   make checkpatch           checkpatch --strict on kernel/ (also in check-host)
 #   make debug-kernel         build the debug kernel (lockdep, KASAN, ...): tests/debug/
@@ -100,6 +101,8 @@ check:
 	@test -z "$(OSN_TESTS_FILTER)" || { echo "make check runs every test: unset OSN_TESTS_FILTER (use make check-vm to run some)" >&2; exit 2; }
 	tests/run-all.sh $(KERNELS)
 
+# Deliberate bugs (tests/mutants/*.mut, outside the code) the guest suite
+# must catch, on 6.1 and 6.1-rt: MUTANTS="NAME..." picks some.
 check-mutants:
 	tests/mutants/run.sh $(MUTANTS)
 

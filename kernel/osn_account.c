@@ -102,8 +102,6 @@ MODULE_PARM_DESC(impossible, "negative durations seen since load (should stay 0)
 /* A source that was interrupted for duration_ns: exclude that time. */
 void osn_source_push(struct osn_source *src, u64 duration_ns)
 {
-	if (OSN_MUTANT(NO_NESTED))	/* mutant: nested noise not subtracted */
-		return;
 	if (src->delta_start_ns)
 		src->delta_start_ns += duration_ns;
 }
@@ -131,10 +129,7 @@ u64 osn_source_exit(struct osn_cpu *oc, struct osn_source *src,
 
 	duration = osn_account_clamp(osn_guarded_elapsed(oc, &src->delta_start_ns,
 							 &now));
-	/* Mutant: hard IRQs longer than 100 us left out of the statistics. */
-	if (!(OSN_MUTANT(IRQ_LONG_DROPPED) && class == OSN_CLASS_IRQ &&
-	      duration > 100 * NSEC_PER_USEC))
-		oc->stat[class].time_ns += duration;
+	oc->stat[class].time_ns += duration;
 	src->delta_start_ns = 0;
 	return duration;
 }
@@ -309,8 +304,7 @@ static void osn_stop_fire(const struct osn_config *cfg, unsigned int reason,
 	 * knobs as it exits): a threshold now off, or now higher, must not
 	 * turn tracing off behind the writer's back.
 	 */
-	if (!OSN_MUTANT(STOP_SNAPSHOT))
-		threshold_ns = osn_stop_threshold_ns(reason);
+	threshold_ns = osn_stop_threshold_ns(reason);
 	if (!threshold_ns || value_ns <= threshold_ns)
 		return;
 
@@ -383,8 +377,6 @@ void osn_period_end(struct osn_cpu *oc, const struct osn_config *cfg,
 	trace_sample(&s);
 	osn_tracer_sample(&s);
 
-	/* (Mutant STOP_TOTAL_NEVER: the stop on the total never fires.) */
-	if (!OSN_MUTANT(STOP_TOTAL_NEVER) &&
-	    cfg->stop_total_ns && s.noise > cfg->stop_total_ns)
+	if (cfg->stop_total_ns && s.noise > cfg->stop_total_ns)
 		osn_stop_fire(cfg, OSN_STOP_TOTAL, s.noise, cfg->stop_total_ns);
 }

@@ -187,8 +187,6 @@ static __always_inline unsigned long osn_period_self(struct osn_cpu *oc,
 	unsigned long count_now;
 	u64 t;
 
-	if (OSN_MUTANT(SELF_IN_GAP))	/* mutant: osn's work in the next gap */
-		return count;
 	count_now = osn_guarded_stamp(oc, &t);
 	if (count_now != count || t < *now_ns)
 		return count;

@@ -155,11 +155,9 @@ static bool osn_cause_cpu_measured(unsigned int cpu)
 }
 
 /* Who is sending: the current task, or the interrupt it is in. */
-static void osn_origin_fill(struct osn_origin *o, unsigned int target_cpu)
+static void osn_origin_fill(struct osn_origin *o)
 {
-	/* Mutant: the origin's CPU is the target's, not the sender's. */
-	o->cpu = OSN_MUTANT(CAUSE_TARGET_CPU) ? target_cpu :
-		 raw_smp_processor_id();
+	o->cpu = raw_smp_processor_id();
 	if (in_hardirq() || in_serving_softirq()) {
 		o->pid = -1;
 		strscpy(o->comm, in_hardirq() ? "[irq]" : "[softirq]",
@@ -194,7 +192,7 @@ static void osn_origin_record(unsigned int cpu, const void *key,
 
 	if (in_nmi() || !osn_cause_cpu_measured(cpu))
 		return;
-	osn_origin_fill(&me, cpu);
+	osn_origin_fill(&me);
 	t = per_cpu_ptr(&osn_origins, cpu);
 	raw_spin_lock_irqsave(&t->lock, flags);
 	for (i = 0; i < OSN_ORIGINS; i++) {

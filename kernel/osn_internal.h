@@ -81,14 +81,6 @@ void osn_params_init(osn_restart_t restart);
 struct kernel_param;
 extern const struct kernel_param *const osn_knob_params[];
 
-/*
- * Deliberate bugs for `make check-mutants` (tests/mutants/run.sh), each
- * compiled in only with -DOSN_MUTANT_<NAME>=1, to prove that the suite
- * catches it.  A normal build has none: OSN_MUTANT() is then 0 and the
- * compiler drops the branch.
- */
-#define OSN_MUTANT(name)	IS_ENABLED(OSN_MUTANT_##name)
-
 /* osn_main.c: enable/disable of any osn event (TRACE_EVENT_FN). */
 int osn_event_reg(void);
 void osn_event_unreg(void);

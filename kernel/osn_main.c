@@ -169,9 +169,6 @@ static int osn_cpu_online(unsigned int cpu)
 
 	if (!cpumask_test_cpu(cpu, &osn_run_cpus))
 		return 0;
-	/* Mutant: a CPU that comes back online gets no workload. */
-	if (OSN_MUTANT(HOTPLUG_NO_RESTART) && !osn_hp_in_setup)
-		return 0;
 
 	if (osn_run_workload)
 		return osn_workload_start(cpu);

@@ -103,10 +103,7 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 	if (!osn_tlat_reports(oc, &oc->softirq))
 		return;
 
-	/* Mutant: softirq time accounted as IRQ time. */
-	duration = osn_source_exit(oc, &oc->softirq,
-				   OSN_MUTANT(SOFTIRQ_AS_IRQ) ? OSN_CLASS_IRQ :
-				   OSN_CLASS_SOFTIRQ);
+	duration = osn_source_exit(oc, &oc->softirq, OSN_CLASS_SOFTIRQ);
 	trace_softirq_noise(vec_nr, start, duration);
 	osn_source_push(&oc->thread, duration);
 }

@@ -6,9 +6,12 @@
 # tests/vm/selftest-runner.sh, beside them; the Debian packages,
 # tests/deb/run.sh) then the guest suite on the VM
 # kernel matrix
-# (tests/vm/run-matrix.sh; default: the whole matrix, tests/vm/common.sh).
+# (tests/vm/run-matrix.sh; default: the whole matrix, tests/vm/common.sh),
+# and beside its last kernels, on the core they leave idle, three mutants
+# of the rotation on 6.1 (tests/mutants/run.sh --rotate 3: a slice that
+# moves each day), judged against the matrix's own 6.1 run.
 # The last line is "N passed, N failed, N skipped" over host and guest
-# tests; the exit status is non-zero if anything failed.
+# tests and mutants; the exit status is non-zero if anything failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm/common.sh"
@@ -55,8 +58,30 @@ rf=$(echo "$rl" | sed -n 's/.* \([0-9]*\) failed/\1/p')
 th=$(($(now_s) - t0))
 echo
 echo "======== VM matrix: $* ========"
-"$here/vm/run-matrix.sh" "${long[@]}" --result "$vres" "$@"
+# The rotating mutants run on 6.1 (else the first kernel given), from a
+# copy of the tree, with no baseline boot of their own.
+mk=$1
+case " $* " in *" 6.1 "*) mk=6.1 ;; esac
+mnames=$("$here/mutants/run.sh" --rotate 3 --list)
+mdir=$OSN_BUILD/mutants-check
+mlog=$OSN_BUILD/mutants-check.log
+echo "mutants of the day on $mk: $mnames"
+xlog=$OSN_BUILD/matrix.log
+"$here/vm/run-matrix.sh" "${long[@]}" --result "$vres" \
+	--beside "'$here/mutants/run.sh' --kernel $mk --out '$mdir' --no-judge $mnames" \
+	"$@" | tee "$xlog"
 tv=$(($(now_s) - t0 - th))
+blog=$(sed -n "s/^OSN-RESULT $mk .* log=\([^ ]*\).*/\1/p" "$xlog" | tail -n 1)
+echo
+echo "======== mutants on $mk: $mnames ========"
+# shellcheck disable=SC2086
+"$here/mutants/run.sh" --kernel "$mk" --out "$mdir" --judge-only \
+	--baseline "${blog:-/nonexistent}" $mnames >"$mlog" 2>&1
+sed -n '/^==== mutants/,$p' "$mlog"
+ml=$(grep -Eo '^[0-9]+ passed, [0-9]+ failed' "$mlog" | tail -n 1)
+mp=$(echo "$ml" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+mf=$(echo "$ml" | sed -n 's/.* \([0-9]*\) failed/\1/p')
+[ -n "$mf" ] || { mp=0 mf=1; }
 
 get() {	# file key
 	sed -n "s/.*\\b$2=\\([0-9]*\\).*/\\1/p" "$1" 2>/dev/null | head -n 1
@@ -70,7 +95,8 @@ vp=$(get "$vres" pass) vf=$(get "$vres" fail) vs=$(get "$vres" skip)
 echo
 echo "host: $hp passed, $hf failed, $hs skipped (${th}s)"
 echo "vm:   $vp passed, $vf failed, $vs skipped (${tv}s)"
+echo "mutants: $mp passed, $mf failed ($mnames on $mk; $mlog)"
 echo "total time $(($(now_s) - t0))s"
-p=$((hp + vp)) f=$((hf + vf)) s=$((hs + vs))
+p=$((hp + vp + mp)) f=$((hf + vf + mf)) s=$((hs + vs))
 echo "$p passed, $f failed, $s skipped"
 [ "$f" = 0 ]

@@ -11,6 +11,7 @@
 #     file; file and function length limits)
 #   - tests/checkpatch.sh (checkpatch --strict on kernel/: no ERROR or
 #     WARNING outside tests/checkpatch.allow)
+#   - tests/mutants/run.sh --check (each mutant's line is still found once)
 #   - make -C tools check (CLI unit tests, plain and ASan+UBSan), if
 #     tools/Makefile exists
 #   - tests/report/browser.sh (the --report page in headless Chromium;
@@ -85,6 +86,13 @@ echo "== host: tests/arch-check.sh"
 grep -E '^OSN-TEST(-NOTE)?: ' "$log_dir/arch-check.log" | grep -v ': PASS ' | sed 's/^/  /'
 add_counts "map and shape" "$log_dir/arch-check.log" ||
 	{ echo "host: map and shape check did not run"; tf=$((tf + 1)); }
+
+# ---- every mutant still applies to the code as it is -----------------------
+echo "== host: tests/mutants/run.sh --check"
+"$here/mutants/run.sh" --check >"$log_dir/mutants-check.log" 2>&1
+grep -v 'passed,' "$log_dir/mutants-check.log" | sed 's/^/  /'
+add_counts "mutants apply" "$log_dir/mutants-check.log" ||
+	{ echo "host: the mutants' check did not run"; tf=$((tf + 1)); }
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&

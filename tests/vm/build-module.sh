@@ -65,10 +65,6 @@ sync_src "$OSN_ROOT/include" "$src/include"
 sync_src "$OSN_ROOT/kernel" "$src/kernel"
 sync_src "$OSN_ROOT/tests/injector" "$src/tests/injector"
 
-# make check-mutants: OSN_MUTANT=NAME compiles in the deliberate bug NAME
-# (kernel/osn_internal.h: OSN_MUTANT()).
-mut=()
-[ -z "${OSN_MUTANT:-}" ] || mut=("KCFLAGS=-DOSN_MUTANT_${OSN_MUTANT}=1")
 c=
 if in_userland "$K" sh -c 'command -v sparse' >/dev/null 2>&1; then
 	c=C=2
@@ -77,7 +73,7 @@ rc=0
 build() {	# subdir module
 	local d=$1 m=$2 log=$out/build-${2%.ko}.log w
 	rm -f "$src/$d/$m" "$out/$m"
-	if in_userland "$K" make -C "$hdr" M="$src_in/$d" W=1 $c "${mut[@]}" -j"$(nproc)" modules >"$log" 2>&1 &&
+	if in_userland "$K" make -C "$hdr" M="$src_in/$d" W=1 $c -j"$(nproc)" modules >"$log" 2>&1 &&
 	   [ -e "$src/$d/$m" ]; then
 		cp "$src/$d/$m" "$out/"
 		w=$(grep -ci 'warning:' "$log" || true)

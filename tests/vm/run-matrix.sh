@@ -11,16 +11,21 @@
 # Prints a per-kernel summary with wall times and ends with
 # "N passed, N failed, N skipped"; --result FILE gets
 # "pass=N fail=N skip=N".  Exit status 0 only if every kernel passed.
+# --beside CMD: CMD (sh -c) runs as one more job in the first slot that
+# frees once every kernel has started (the matrix's tail leaves a core
+# idle), its output in build/vm/beside.log; the matrix waits for it and
+# prints what it cost (run-all.sh: the rotating mutants).
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 long=()
-result=
+result='' beside=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--long) long=(--long); shift ;;
 	--result) result=$2; shift 2 ;;
-	-h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--beside) beside=$2; shift 2 ;;
+	-h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) break ;;
 	esac
@@ -66,6 +71,16 @@ for k in "$@"; do
 	run_one "$k" "${outs[$k]}" &
 	pids[$k]=$!
 done
+bpid=
+if [ -n "$beside" ]; then
+	while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do
+		wait -n 2>/dev/null || true
+	done
+	tb=$(now_s)
+	note "starting beside the matrix ($(date -u +%H:%M:%S)): $beside"
+	sh -c "$beside" >"$OSN_BUILD/vm/beside.log" 2>&1 &
+	bpid=$!
+fi
 
 for k in "$@"; do
 	wait "${pids[$k]}" 2>/dev/null || true
@@ -93,6 +108,12 @@ for k in "$@"; do
 	rows+=("$(printf '%-8s %6s %6s %6s %7s  %s' "$k" "$p" "$f" "$s" "$tm" "$st")")
 done
 
+if [ -n "$bpid" ]; then
+	tk=$(now_s)
+	wait "$bpid"
+	brc=$?
+	echo "beside the matrix: ${beside%% *}: $(($(now_s) - tb))s, of which $(($(now_s) - tk))s after the last kernel (exit $brc, build/vm/beside.log)"
+fi
 echo
 echo "==== VM matrix summary ($(($(now_s) - t0))s) ===="
 printf '%-8s %6s %6s %6s %7s  %s\n' kernel passed failed skipped time status

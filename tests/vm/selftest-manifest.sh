@@ -16,7 +16,7 @@ check() {	# NAME WANT-RC EXPECTED-GREP ARGS...
 	shift 3
 	out=$("$@" 2>&1)
 	rc=$?
-	if [ "$rc" = "$want" ] && echo "$out" | grep -q -- "$grepfor"; then
+	if [ "$rc" = "$want" ] && grep -q -- "$grepfor" <<<"$out"; then
 		echo "ok $name"
 		pass=$((pass + 1))
 	else

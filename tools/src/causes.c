@@ -58,9 +58,6 @@ static void hist_add(const struct osn_causes *cs, struct osn_cpu_causes *cc,
 	if (!cs->bucket_ns)
 		return;
 	over = (uint64_t)cs->entries * cs->bucket_ns;
-#ifdef OSN_MUTANT_CAUSE_HIST_SUM
-	ns = k->time;	/* mutant: the culprit's running total, not this noise */
-#endif
 	lo = ns >= over ? over : ns - ns % cs->bucket_ns;
 	if (osn_khist_add(&cc->hist, k->id, lo, 1, ns))
 		cc->hist.dropped++;	/* out of memory */

@@ -157,12 +157,7 @@ void osn_json_fixed(struct osn_json *j, uint64_t v, int decimals)
 
 void osn_json_us(struct osn_json *j, uint64_t ns)
 {
-#ifdef OSN_MUTANT_JSON_UNITS
-	/* mutant (make check-mutants): ns printed where us are promised */
-	osn_json_fixed(j, ns * 1000, 3);
-#else
 	osn_json_fixed(j, ns, 3);
-#endif
 }
 
 void osn_json_kstr(struct osn_json *j, const char *k, const char *s)

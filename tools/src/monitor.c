@@ -281,10 +281,6 @@ static void check_module(struct osn_tool *t, struct monitor *mon)
 	if (mon->up)		/* unloaded and loaded again between two ticks */
 		mon->away = true;
 	mon->up = false;
-#ifdef OSN_MUTANT_MONITOR_NO_RESUME	/* mutant: the module's return ignored */
-	if (mon->away)
-		return;
-#endif
 	if (osn_tool_resume(t)) {
 		if (!mon->warned)
 			osn_warn("%s.ko is back but osn could not resume: %s (trying again every second)",

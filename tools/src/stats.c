@@ -361,13 +361,6 @@ void osn_exact_add_sample(struct osn_exact *x, const struct osn_event *ev)
 
 /* ---- display histogram ---------------------------------------------------- */
 
-/* mutant: the percentiles are the display buckets' edges again */
-#ifdef OSN_MUTANT_PCT_EDGE
-#define IS_MUTANT_PCT_EDGE	1
-#else
-#define IS_MUTANT_PCT_EDGE	0
-#endif
-
 static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
@@ -433,7 +426,7 @@ static void percentile(struct osn_hist_cpu *hc,
 	} else if (b->count == 1 && have_sum) {
 		v = b->sum;
 		exact = true;
-	} else if (!IS_MUTANT_PCT_EDGE && fine && fc &&
+	} else if (fine && fc &&
 		   (f = rank_bucket(fc->b, fc->n, pm, &r, &below))) {
 		v = f->count == 1 && fine->have_sum ? f->sum :
 			f->lo + fine->bucket_ns;

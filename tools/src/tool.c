@@ -364,9 +364,6 @@ static int drain_periods(struct osn_tool *t, uint64_t now, uint64_t end,
 	}
 	if (!t->period_goal || period_goal_reached(t))
 		return 1;
-#ifdef OSN_MUTANT_DURATION_EARLY	/* mutant: -d ends at its deadline */
-	return 1;
-#endif
 	if (now < limit) {
 		*next_tick = now + DRAIN_NS;
 		return 0;

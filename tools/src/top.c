@@ -23,12 +23,7 @@ static void top_on_event(struct osn_tool *t, const struct osn_event *ev)
 
 	if (ev->type != OSN_E_SAMPLE)
 		return;
-#ifdef OSN_MUTANT_CLI_WRONG_CPU
-	/* mutant (make check-mutants): another CPU's statistics */
-	osn_stats_add_sample(&top->stats[ev->cpu ? ev->cpu - 1 : 0], ev);
-#else
 	osn_stats_add_sample(&top->stats[ev->cpu], ev);
-#endif
 }
 
 static void print_table(struct osn_tool *t, bool clear)

@@ -170,6 +170,10 @@ eng_attrib() {
 	info "sample_threshold >= ${ENG_DUR_US}us with interference: $_s"
 	[ $((_s * 100)) -ge $((_done * 95)) ] ||
 		fail "only $_s sample_threshold >= ${ENG_DUR_US}us with interference"
+	# A gap under threshold_us is no sample.
+	_s=$(sed -n 's/.* duration \([0-9]*\) ns.*/\1/p' /tmp/eng_st |
+		awk '$1 < 20000 { n++ } END { print n + 0 }')
+	assert_eq "$_s" 0 "sample_threshold under threshold_us=20"
 
 	grep ' sample: ' /tmp/eng_cpu1 >/tmp/eng_sa
 	_t=0
@@ -184,6 +188,17 @@ eng_attrib() {
 	info "samples: $1 alone = $_own ns"
 	[ $((_own * 100)) -ge $((_stolen * _pct)) ] ||
 		fail "sample $1 $_own ns < $_pct% of stolen $_stolen ns"
+	# ... and its count has every injection.
+	case $1 in
+	irq_time) _f=IRQ ;;
+	softirq_time) _f=SIRQ ;;
+	nmi_time) _f=NMI ;;
+	*) _f=THREAD ;;
+	esac
+	_n=$(eng_sum_field /tmp/eng_sa $_f)
+	info "samples: $_f count = $_n"
+	[ $((_n * 100)) -ge $((_done * 95)) ] ||
+		fail "sample $_f count $_n < 95% of $_done injections"
 	eng_check_no_double_count /tmp/eng_sa
 	eng_class_bounds /tmp/eng_all "$_done" "${1%_time}" "${2:+${2%_time}}"
 	eng_stats_vs_events /tmp/eng_all
