@@ -102,9 +102,9 @@ static void *dst_thread(void *arg)
 /*
  * DST_CPU's count of TLB shootdowns in /proc/interrupts, or -1 where there
  * is no such line.  Its header names the online CPUs' columns.  (osn's
- * audit parses the file too, tools/src/audit.c, but this tool is one file
- * built alone into the guest, without the CLI's objects: one line's field
- * is all it needs.)
+ * audit parses the file too, tools/src/audit_parse.c, but this tool is one
+ * file built alone into the guest, without the CLI's objects: one line's
+ * field is all it needs.)
  */
 static long long tlb_count(int cpu)
 {

@@ -62,7 +62,7 @@ TEST(invalid)
 		"shell,cmd=true", "continue,now",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char want[64];
 
 		CHECK_EQ(parse1(bad[i]), -1);

@@ -31,7 +31,7 @@ static void audit_of(struct osn_audit *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->f = F;
-	a->n = sizeof(F) / sizeof(F[0]);
+	a->n = ARRAY_SIZE(F);
 	a->nr_cpus = 2;
 	osn_cpuset_set(&a->online, 0);
 	osn_cpuset_set(&a->online, 1);

@@ -141,13 +141,13 @@ static void hist_scenario(struct osn_causes *cs)
 
 	CHECK_EQ(osn_causes_init(cs, 2), 0);
 	osn_causes_set_hist(cs, 1000, 10);
-	for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++, ts += 100) {
+	for (size_t i = 0; i < ARRAY_SIZE(b); i++, ts += 100) {
 		feed(cs, fx_cause(1, ts, OSN_CAUSE_IPI, OSN_CLASS_IRQ, ts,
 				  FN_B, 0, 10, "src"));
 		feed(cs, fx_noise(OSN_E_IRQ, 1, ts + 1, ts, b[i], 251,
 				  "call_function_single"));
 	}
-	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++, ts += 100) {
+	for (size_t i = 0; i < ARRAY_SIZE(a); i++, ts += 100) {
 		feed(cs, fx_cause(1, ts, OSN_CAUSE_WORK, OSN_CLASS_THREAD, ts,
 				  FN_A, 0, 10, "src"));
 		feed(cs, fx_noise(OSN_E_THREAD, 1, ts + 1, ts, a[i], 45,

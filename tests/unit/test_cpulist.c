@@ -107,6 +107,52 @@ TEST(to_glibc)
 	CPU_FREE(set);
 }
 
+static void set_of(const char *list, struct osn_cpuset *s)
+{
+	CHECK(!osn_parse_cpulist(list, OSN_MAX_CPUS, s));
+}
+
+static void check_list(const struct osn_cpuset *s, const char *want)
+{
+	char buf[64];
+
+	osn_format_cpulist(s, buf, sizeof(buf));
+	CHECK_STR(buf, want);
+}
+
+/* and, and-not, or, intersects, covers, clear; across a word boundary */
+TEST(algebra)
+{
+	struct osn_cpuset x, y, out;
+
+	set_of("0-3,63-65,200", &x);
+	set_of("2-5,64,4095", &y);
+	osn_cpuset_and(&out, &x, &y);
+	check_list(&out, "2-3,64");
+	osn_cpuset_and_not(&out, &x, &y);
+	check_list(&out, "0-1,63,65,200");
+	osn_cpuset_and_not(&out, &y, &x);
+	check_list(&out, "4-5,4095");
+	osn_cpuset_or(&out, &x, &y);
+	check_list(&out, "0-5,63-65,200,4095");
+	/* @out may be an operand */
+	out = x;
+	osn_cpuset_and_not(&out, &out, &y);
+	check_list(&out, "0-1,63,65,200");
+	CHECK(osn_cpuset_intersects(&x, &y));
+	CHECK(!osn_cpuset_intersects(&out, &y));
+	CHECK(osn_cpuset_covers(&x, &out));
+	CHECK(!osn_cpuset_covers(&out, &x));
+	CHECK(osn_cpuset_covers(&x, &x));
+	osn_cpuset_zero(&out);
+	CHECK(osn_cpuset_covers(&x, &out));
+	CHECK(!osn_cpuset_intersects(&x, &out));
+	osn_cpuset_clear(&x, 64);
+	osn_cpuset_clear(&x, 1);
+	osn_cpuset_clear(&x, 5000);	/* out of range: nothing */
+	check_list(&x, "0,2-3,63,65,200");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -114,5 +160,6 @@ int main(int argc, char **argv)
 	RUN(errors);
 	RUN(empty_set);
 	RUN(to_glibc);
+	RUN(algebra);
 	return h_done(argv[0]);
 }

@@ -81,7 +81,7 @@ TEST(utf8_round_trip)
 	osn_json_obj_begin(&j);
 	osn_json_key(&j, "names");
 	osn_json_arr_begin(&j);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		osn_json_str(&j, names[i]);
 	osn_json_arr_end(&j);
 	osn_json_obj_end(&j);
@@ -96,7 +96,7 @@ TEST(utf8_round_trip)
 	doc = h_json_parse(t);
 	CHECK(doc != NULL);
 	if (doc && json_object_object_get_ex(doc, "names", &arr)) {
-		CHECK_EQ(json_object_array_length(arr), sizeof(names) / sizeof(names[0]));
+		CHECK_EQ(json_object_array_length(arr), ARRAY_SIZE(names));
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			v = json_object_array_get_idx(arr, i);
 			CHECK_STR(json_object_get_string(v), names[i]);

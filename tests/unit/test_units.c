@@ -35,6 +35,22 @@ TEST(durations)
 	CHECK_STR(osn_last_err(), "'5x': unknown unit 'x' (use s, m, h or d)");
 	CHECK_EQ(osn_parse_duration_s("-3", &v), -1);
 	CHECK_STR(osn_last_err(), "'-3' is negative");
+	CHECK_EQ(osn_parse_duration_s("soon", &v), -1);
+	CHECK_STR(osn_last_err(),
+		  "'soon' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)");
+	CHECK_EQ(osn_parse_duration_s(NULL, &v), -1);
+	CHECK_STR(osn_last_err(),
+		  "'' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)");
+	CHECK_EQ(osn_parse_duration_s("99999999999999999999", &v), -1);
+	CHECK_STR(osn_last_err(), "'99999999999999999999' is too long");
+	/* the longest is what fits in ns (UINT64_MAX / 10^9 s), in any unit */
+	CHECK_EQ(dur("18446744073"), 18446744073ULL);
+	CHECK_EQ(dur("18446744074"), (uint64_t)-1);
+	CHECK_STR(osn_last_err(), "'18446744074' is too long");
+	CHECK_EQ(dur("213503d"), 213503ULL * 86400);
+	CHECK_EQ(dur("213504d"), (uint64_t)-1);
+	CHECK_EQ(dur("307445734m"), 307445734ULL * 60);
+	CHECK_EQ(dur("307445735m"), (uint64_t)-1);
 }
 
 TEST(times)
@@ -54,6 +70,26 @@ TEST(times)
 	CHECK_EQ(osn_parse_time_ns("3m", &v), -1);
 	CHECK_HAS(osn_last_err(), "unknown unit 'm'");
 	CHECK_EQ(osn_parse_time_ns("-1us", &v), -1);
+	CHECK_STR(osn_last_err(), "'-1us' is negative");
+	CHECK_EQ(osn_parse_time_ns("3m", &v), -1);
+	CHECK_STR(osn_last_err(), "'3m': unknown unit 'm' (use ns, us, ms or s)");
+	CHECK_EQ(osn_parse_time_ns("us", &v), -1);
+	CHECK_STR(osn_last_err(), "'us' is not a time (e.g. 500us, 1ms)");
+	CHECK_EQ(osn_parse_time_ns("", &v), -1);
+	CHECK_STR(osn_last_err(), "'' is not a time (e.g. 500us, 1ms)");
+	CHECK_EQ(osn_parse_time_ns("1 us", &v), -1);
+	CHECK_EQ(osn_parse_time_ns("99999999999999999999", &v), -1);
+	CHECK_STR(osn_last_err(), "'99999999999999999999' is too large");
+	/* up to UINT64_MAX ns in any unit */
+	CHECK_EQ(osn_parse_time_ns("18446744073709551615", &v), 0);
+	CHECK_EQ(v, UINT64_MAX);
+	CHECK_EQ(osn_parse_time_ns("18446744073s", &v), 0);
+	CHECK_EQ(v, 18446744073000000000ULL);
+	CHECK_EQ(osn_parse_time_ns("18446744074s", &v), -1);
+	CHECK_STR(osn_last_err(), "'18446744074s' is too large");
+	CHECK_EQ(osn_parse_time_ns("18446744073709552us", &v), -1);
+	CHECK_EQ(osn_parse_time_ns("18446744073709551us", &v), 0);
+	CHECK_EQ(v, 18446744073709551000ULL);
 }
 
 TEST(numbers)

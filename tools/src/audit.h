@@ -135,9 +135,6 @@ int osn_parse_irq_line(const char *line, int ncols, char *irq, size_t irqlen,
 		       char *name, size_t namelen);
 /* /proc/swaps: the number of active swap areas, -1 + osn_err. */
 int osn_parse_swaps(const char *text);
-/* Every CPU of @small is in @big. */
-bool osn_cpuset_covers(const struct osn_cpuset *big,
-		       const struct osn_cpuset *small);
 /* "irq/27-virtio0" (an IRQ thread): 27; -1 for another name */
 int osn_irq_thread_irq(const char *comm);
 

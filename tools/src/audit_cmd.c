@@ -60,7 +60,7 @@ struct osn_audit_task *osn_audit_read_tasks(int *n, const char **why)
 		*why = "out of memory";
 		return NULL;
 	}
-	if (procps_pids_new(&info, items, sizeof(items) / sizeof(items[0])) < 0 ||
+	if (procps_pids_new(&info, items, ARRAY_SIZE(items)) < 0 ||
 	    !(all = procps_pids_reap(info, PIDS_FETCH_TASKS_ONLY))) {
 		procps_pids_unref(&info);
 		CPU_FREE(set);

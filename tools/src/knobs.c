@@ -159,7 +159,7 @@ static bool atomic_options(const char *opts)
 
 	osn_strlcpy(buf, opts, sizeof(buf));
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-		for (size_t i = 0; i < sizeof(atomic) / sizeof(atomic[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(atomic); i++)
 			if (!strcmp(w, atomic[i]))
 				return true;
 	return false;

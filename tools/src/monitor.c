@@ -20,7 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -48,14 +47,6 @@ struct monitor {
 	char *text;
 	size_t len;
 };
-
-static uint64_t mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec;
-}
 
 /* ---- HTTP ------------------------------------------------------------------- */
 
@@ -232,7 +223,7 @@ static int write_textfile(struct osn_tool *t, struct monitor *mon)
 
 static void publish(struct osn_tool *t, struct monitor *mon, bool force)
 {
-	uint64_t now = mono_s();
+	uint64_t now = osn_mono_ns() / 1000000000ULL;
 
 	render(t, mon);
 	if (!t->p->textfile_dir || (!force && now < mon->next_file_s))
@@ -335,7 +326,7 @@ static int monitor_start(struct osn_tool *t)
 	};
 	struct monitor *mon = t->priv;
 
-	for (size_t i = 0; i < sizeof(noise) / sizeof(noise[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
 		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, noise[i]))
 			return -1;
 	if (t->p->causes &&

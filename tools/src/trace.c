@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
@@ -82,41 +81,6 @@ const char *osn_knob_dir(void)
 
 /* ---- decoding ----------------------------------------------------------------- */
 
-struct ev_desc {
-	const char *event;
-	const char *name_field;		/* string field, or NULL */
-	const char *fields[20];
-};
-
-/*
- * Field order matters: decode() reads them by index.
- *   noise events: start, duration[, id]
- */
-static const struct ev_desc ev_desc[OSN_E_NR] = {
-	[OSN_E_SAMPLE] = { OSN_EV_SAMPLE, NULL, {
-		OSN_F_RUNTIME, OSN_F_NOISE, OSN_F_MAX_SAMPLE, OSN_F_MIN_SAMPLE,
-		OSN_F_SAMPLES,
-		OSN_F_HW_COUNT, OSN_F_NMI_COUNT, OSN_F_IRQ_COUNT,
-		OSN_F_SOFTIRQ_COUNT, OSN_F_THREAD_COUNT,
-		OSN_F_HW_TIME, OSN_F_NMI_TIME, OSN_F_IRQ_TIME,
-		OSN_F_SOFTIRQ_TIME, OSN_F_THREAD_TIME, OSN_F_SELF, NULL } },
-	[OSN_E_THRESHOLD] = { OSN_EV_SAMPLE_THRESHOLD, NULL, {
-		OSN_F_START, OSN_F_DURATION, OSN_F_INTERFERENCE, NULL } },
-	[OSN_E_IRQ] = { OSN_EV_IRQ_NOISE, OSN_F_DESC, {
-		OSN_F_START, OSN_F_DURATION, OSN_F_VECTOR, NULL } },
-	[OSN_E_SOFTIRQ] = { OSN_EV_SOFTIRQ_NOISE, NULL, {
-		OSN_F_START, OSN_F_DURATION, OSN_F_VECTOR, NULL } },
-	[OSN_E_THREAD] = { OSN_EV_THREAD_NOISE, OSN_F_COMM, {
-		OSN_F_START, OSN_F_DURATION, OSN_F_PID, NULL } },
-	[OSN_E_NMI] = { OSN_EV_NMI_NOISE, NULL, {
-		OSN_F_START, OSN_F_DURATION, NULL } },
-	[OSN_E_STOP] = { OSN_EV_STOP, NULL, {
-		OSN_F_REASON, OSN_F_VALUE, OSN_F_THRESHOLD, NULL } },
-	[OSN_E_CAUSE] = { OSN_EV_NOISE_CAUSE, OSN_F_ORIGIN_COMM, {
-		OSN_F_KIND, OSN_F_CLASS, OSN_F_START, OSN_F_FUNCTION,
-		OSN_F_ORIGIN_CPU, OSN_F_ORIGIN_PID, NULL } },
-};
-
 /*
  * A tep handle with the ring buffer's page header and the osn events'
  * formats, nothing else.  tracefs_local_events_system() does the same but
@@ -157,143 +121,13 @@ static struct tep_handle *load_osn_formats(void)
 
 int osn_decoder_init(struct osn_decoder *d)
 {
+	struct tep_handle *tep = load_osn_formats();
+
 	memset(d, 0, sizeof(*d));
-	d->tep = load_osn_formats();
-	if (!d->tep)
+	if (!tep)
 		return osn_err("cannot load the formats of events/%s",
 			       OSN_EVENT_SYSTEM);
-	for (int t = 0; t < OSN_E_NR; t++) {
-		const struct ev_desc *e = &ev_desc[t];
-
-		d->ev[t] = tep_find_event_by_name(d->tep, OSN_EVENT_SYSTEM,
-						  e->event);
-		if (!d->ev[t]) {
-			osn_err("the module has no event %s:%s: module and tool versions differ",
-				OSN_EVENT_SYSTEM, e->event);
-			goto fail;
-		}
-		d->id_cache[t] = d->ev[t]->id;
-		for (int i = 0; e->fields[i]; i++) {
-			d->f[t][i] = tep_find_field(d->ev[t], e->fields[i]);
-			if (!d->f[t][i]) {
-				osn_err("event %s:%s has no field '%s': module and tool versions differ",
-					OSN_EVENT_SYSTEM, e->event, e->fields[i]);
-				goto fail;
-			}
-		}
-		if (e->name_field) {
-			d->name_field[t] = tep_find_field(d->ev[t], e->name_field);
-			if (!d->name_field[t]) {
-				osn_err("event %s:%s has no field '%s': module and tool versions differ",
-					OSN_EVENT_SYSTEM, e->event, e->name_field);
-				goto fail;
-			}
-		}
-	}
-	return 0;
-fail:
-	osn_decoder_free(d);
-	return -1;
-}
-
-void osn_decoder_free(struct osn_decoder *d)
-{
-	if (d->tep)
-		tep_free(d->tep);
-	free(d->syms);
-	memset(d, 0, sizeof(*d));
-}
-
-static uint64_t num(const struct osn_decoder *d, int t, int i,
-		    struct tep_record *record)
-{
-	unsigned long long v = 0;
-
-	if (tep_read_number_field(d->f[t][i], record->data, &v))
-		return 0;
-	return v;
-}
-
-static void str_field(const struct osn_decoder *d, int t,
-		      struct tep_record *record, char *buf, size_t len)
-{
-	const char *name = ev_desc[t].name_field;
-	int flen = 0;
-	const char *p;
-	size_t n = 0;
-
-	buf[0] = '\0';
-	p = tep_get_field_raw(NULL, d->ev[t], name, record, &flen, 0);
-	if (!p || flen <= 0)
-		return;
-	while (n < (size_t)flen && n < len - 1 && p[n])
-		n++;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-}
-
-int osn_decode(const struct osn_decoder *d, struct tep_event *event,
-	       struct tep_record *record, struct osn_event *ev)
-{
-	int t;
-
-	for (t = 0; t < OSN_E_NR; t++)
-		if (d->id_cache[t] == event->id)
-			break;
-	if (t == OSN_E_NR)
-		return -1;
-	memset(ev, 0, sizeof(*ev));
-	ev->type = t;
-	ev->cpu = record->cpu;
-	ev->ts = record->ts;
-	switch (t) {
-	case OSN_E_SAMPLE:
-		ev->s.runtime = num(d, t, 0, record);
-		ev->s.noise = num(d, t, 1, record);
-		ev->s.max_sample = num(d, t, 2, record);
-		ev->s.min_sample = num(d, t, 3, record);
-		ev->s.samples = num(d, t, 4, record);
-		for (int c = 0; c < OSN_CLASS_NR; c++) {
-			ev->s.count[c] = num(d, t, 5 + c, record);
-			ev->s.time[c] = num(d, t, 10 + c, record);
-		}
-		ev->s.self = num(d, t, 15, record);
-		break;
-	case OSN_E_THRESHOLD:
-		ev->thr.start = num(d, t, 0, record);
-		ev->thr.duration = num(d, t, 1, record);
-		ev->thr.interference = num(d, t, 2, record);
-		break;
-	case OSN_E_IRQ:
-	case OSN_E_SOFTIRQ:
-	case OSN_E_THREAD:
-	case OSN_E_NMI:
-		ev->noise.start = num(d, t, 0, record);
-		ev->noise.duration = num(d, t, 1, record);
-		ev->noise.id = t == OSN_E_NMI ? -1 : (int)num(d, t, 2, record);
-		if (ev_desc[t].name_field)
-			str_field(d, t, record, ev->noise.name,
-				  sizeof(ev->noise.name));
-		break;
-	case OSN_E_STOP:
-		ev->stop.reason = (int)num(d, t, 0, record);
-		ev->stop.value = num(d, t, 1, record);
-		ev->stop.threshold = num(d, t, 2, record);
-		break;
-	case OSN_E_CAUSE:
-		ev->cause.kind = (int)num(d, t, 0, record);
-		ev->cause.cls = (int)num(d, t, 1, record);
-		ev->cause.start = num(d, t, 2, record);
-		ev->cause.function = num(d, t, 3, record);
-		ev->cause.origin_cpu = (int)num(d, t, 4, record);
-		ev->cause.origin_pid = (int)num(d, t, 5, record);
-		str_field(d, t, record, ev->cause.origin_comm,
-			  sizeof(ev->cause.origin_comm));
-		break;
-	default:
-		return -1;
-	}
-	return 0;
+	return osn_decoder_bind(d, tep);
 }
 
 /*
@@ -428,14 +262,6 @@ struct read_ctx {
 	uint64_t deadline_ns;		/* CLOCK_MONOTONIC, 0: none */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int read_cb(struct tep_event *event, struct tep_record *record,
 		   int cpu, void *data)
 {
@@ -445,7 +271,7 @@ static int read_cb(struct tep_event *event, struct tep_record *record,
 	(void)cpu;
 	/* the clock is read once every 1024 records: cheap enough */
 	if (rc->deadline_ns && !(++rc->records & 1023) &&
-	    mono_ns() >= rc->deadline_ns)
+	    osn_mono_ns() >= rc->deadline_ns)
 		tracefs_iterate_stop(rc->inst);
 	if (record->missed_events > 0)
 		rc->missed += record->missed_events;
@@ -464,7 +290,7 @@ long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
 	struct read_ctx rc = { .d = d, .inst = inst, .cb = cb, .ctx = ctx };
 
 	if (budget_ns)
-		rc.deadline_ns = mono_ns() + budget_ns;
+		rc.deadline_ns = osn_mono_ns() + budget_ns;
 	if (tracefs_iterate_raw_events(d->tep, inst, cpus, (int)cpus_size,
 				       read_cb, &rc) < 0)
 		return -1;

@@ -14,6 +14,7 @@
 #include <tracefs.h>
 #include <event-parse.h>
 
+#include "decode.h"
 #include "event.h"
 #include "params.h"
 
@@ -24,37 +25,16 @@ int osn_check_env(void);
 /* The knobs' directory: tracefs osn/ (built-in tracer) or the module's. */
 const char *osn_knob_dir(void);
 
-/* Decodes osn records into struct osn_event. */
-/* A cause's function and its name ("" when /proc/kallsyms has none). */
-struct osn_sym {
-	uint64_t addr;
-	char name[64];
-	bool looked;		/* looked up in /proc/kallsyms */
-};
-
-#define OSN_MAX_SYMS	4096
-
-struct osn_decoder {
-	struct tep_handle *tep;
-	struct tep_event *ev[OSN_E_NR];
-	struct tep_format_field *f[OSN_E_NR][16];
-	struct tep_format_field *name_field[OSN_E_NR];	/* desc / comm */
-	int id_cache[OSN_E_NR];			/* event id per type */
-	struct osn_sym *syms;			/* functions named so far */
-	size_t nsyms, capsyms;
-};
-
-/* Load the osn event formats and check every field the CLI uses. */
+/*
+ * Load the osn events' formats from tracefs and check every field the CLI
+ * uses (osn_decoder_bind()); osn_decoder_free() undoes it.
+ */
 int osn_decoder_init(struct osn_decoder *d);
-void osn_decoder_free(struct osn_decoder *d);
 struct osn_explanation;
 /* Name the functions of @x's causes (kernel symbols; as root only). */
 void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x);
 struct osn_causes;
 void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs);
-/* 0 and *out filled if @record is an osn event, -1 otherwise. */
-int osn_decode(const struct osn_decoder *d, struct tep_event *event,
-	       struct tep_record *record, struct osn_event *out);
 
 typedef void (*osn_event_cb)(const struct osn_event *ev, void *ctx);
 /*

@@ -70,6 +70,14 @@ void osn_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+uint64_t osn_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 void osn_strlcpy(char *dst, const char *src, size_t len)
 {
 	size_t n;
@@ -121,6 +129,45 @@ cpu_set_t *osn_cpuset_to_glibc(const struct osn_cpuset *s, size_t *size)
 bool osn_cpuset_empty(const struct osn_cpuset *s)
 {
 	return osn_cpuset_last(s) < 0;
+}
+
+void osn_cpuset_and_not(struct osn_cpuset *out, const struct osn_cpuset *x,
+			const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] & ~y->w[i];
+}
+
+void osn_cpuset_and(struct osn_cpuset *out, const struct osn_cpuset *x,
+		    const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] & y->w[i];
+}
+
+void osn_cpuset_or(struct osn_cpuset *out, const struct osn_cpuset *x,
+		   const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		out->w[i] = x->w[i] | y->w[i];
+}
+
+bool osn_cpuset_intersects(const struct osn_cpuset *x,
+			   const struct osn_cpuset *y)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		if (x->w[i] & y->w[i])
+			return true;
+	return false;
+}
+
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small)
+{
+	for (size_t i = 0; i < OSN_MAX_CPUS / 64; i++)
+		if (small->w[i] & ~big->w[i])
+			return false;
+	return true;
 }
 
 /* Parse a decimal CPU number at *p; advances *p. */
@@ -248,66 +295,69 @@ int osn_parse_u64(const char *str, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int osn_parse_duration_s(const char *str, uint64_t *out)
+/* A number with one of these units: what it is called in the errors. */
+struct unit {
+	const char *name;	/* "" = no unit */
+	uint64_t mult;
+};
+
+struct unit_kind {
+	const char *what;	/* "'%s' is not WHAT" */
+	const char *too_big;	/* "'%s' is TOO_BIG" */
+	const char *names;	/* "unknown unit (use NAMES)" */
+	uint64_t max;		/* the largest value, in the smallest unit */
+	struct unit units[6];	/* ends at a NULL name */
+};
+
+static const struct unit_kind duration_s = {
+	"a duration (e.g. 30, 30s, 5m, 2h, 1d)", "too long", "s, m, h or d",
+	/* seconds that still fit in a u64 once in ns (osn_end_ns()) */
+	UINT64_MAX / 1000000000ULL,
+	{ { "", 1 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 } },
+};
+
+static const struct unit_kind time_ns = {
+	"a time (e.g. 500us, 1ms)", "too large", "ns, us, ms or s", UINT64_MAX,
+	{ { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+	  { "s", 1000000000 } },
+};
+
+/* "<digits><unit>" in @k's units, as a count of its smallest one. */
+static int parse_with_unit(const char *str, const struct unit_kind *k,
+			   uint64_t *out)
 {
+	const struct unit *u;
 	const char *rest;
-	uint64_t v, mult = 1;
+	uint64_t v;
 	int r;
 
 	if (str && *str == '-')
 		return osn_err("'%s' is negative", str);
 	r = leading_u64(str, &v, &rest);
 	if (r == -2)
-		return osn_err("'%s' is too long", str);
+		return osn_err("'%s' is %s", str, k->too_big);
 	if (r)
-		return osn_err("'%s' is not a duration (e.g. 30, 30s, 5m, 2h, 1d)",
-			       str ? str : "");
-	if (!strcmp(rest, "") || !strcmp(rest, "s"))
-		mult = 1;
-	else if (!strcmp(rest, "m"))
-		mult = 60;
-	else if (!strcmp(rest, "h"))
-		mult = 3600;
-	else if (!strcmp(rest, "d"))
-		mult = 86400;
-	else
-		return osn_err("'%s': unknown unit '%s' (use s, m, h or d)", str,
-			       rest);
-	if (v > UINT64_MAX / mult / 1000000000ULL)
-		return osn_err("'%s' is too long", str);
-	*out = v * mult;
+		return osn_err("'%s' is not %s", str ? str : "", k->what);
+	for (u = k->units; u->name; u++)
+		if (!strcmp(rest, u->name))
+			break;
+	if (!u->name)
+		return osn_err("'%s': unknown unit '%s' (use %s)", str, rest,
+			       k->names);
+	if (v > k->max / u->mult)
+		return osn_err("'%s' is %s", str, k->too_big);
+	*out = v * u->mult;
 	return 0;
+}
+
+int osn_parse_duration_s(const char *str, uint64_t *out)
+{
+	return parse_with_unit(str, &duration_s, out);
 }
 
 int osn_parse_time_ns(const char *str, uint64_t *out)
 {
-	const char *rest;
-	uint64_t v, mult;
-	int r;
-
-	if (str && *str == '-')
-		return osn_err("'%s' is negative", str);
-	r = leading_u64(str, &v, &rest);
-	if (r == -2)
-		return osn_err("'%s' is too large", str);
-	if (r)
-		return osn_err("'%s' is not a time (e.g. 500us, 1ms)",
-			       str ? str : "");
-	if (!strcmp(rest, "") || !strcmp(rest, "ns"))
-		mult = 1;
-	else if (!strcmp(rest, "us"))
-		mult = 1000;
-	else if (!strcmp(rest, "ms"))
-		mult = 1000000;
-	else if (!strcmp(rest, "s"))
-		mult = 1000000000;
-	else
-		return osn_err("'%s': unknown unit '%s' (use ns, us, ms or s)",
-			       str, rest);
-	if (v > UINT64_MAX / mult)
-		return osn_err("'%s' is too large", str);
-	*out = v * mult;
-	return 0;
+	return parse_with_unit(str, &time_ns, out);
 }
 
 static int parse_int_range(const char *s, long lo, long hi, long *out)
@@ -425,7 +475,7 @@ const char *osn_softirq_name(int vec)
 		"TASKLET", "SCHED", "HRTIMER", "RCU",
 	};
 
-	if (vec < 0 || vec >= (int)(sizeof(names) / sizeof(names[0])))
+	if (vec < 0 || vec >= (int)ARRAY_SIZE(names))
 		return "?";
 	return names[vec];
 }

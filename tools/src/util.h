@@ -17,6 +17,12 @@
 #define OSN_ERR_LEN	1024
 
 /*
+ * The number of elements of array @a.  Given a pointer, gcc's
+ * -Wsizeof-pointer-div (in -Wall, so an error here) refuses it.
+ */
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
  * Errors and debug messages (rtla's err_msg()/debug_msg()).  A failing
  * function records a one-line message with osn_err() and returns -1; the
  * caller that gives up prints it once ("osn: MSG") with osn_err_print().
@@ -58,6 +64,12 @@ static inline void osn_cpuset_set(struct osn_cpuset *s, int cpu)
 		s->w[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
+static inline void osn_cpuset_clear(struct osn_cpuset *s, int cpu)
+{
+	if (cpu >= 0 && cpu < OSN_MAX_CPUS)
+		s->w[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
 static inline bool osn_cpuset_isset(const struct osn_cpuset *s, int cpu)
 {
 	if (cpu < 0 || cpu >= OSN_MAX_CPUS)
@@ -74,6 +86,23 @@ bool osn_cpuset_empty(const struct osn_cpuset *s);
  * libtracefs), to free with CPU_FREE(); NULL if out of memory.
  */
 cpu_set_t *osn_cpuset_to_glibc(const struct osn_cpuset *s, size_t *size);
+
+/* Set algebra; @out may be @x or @y. */
+/* @out = @x & ~@y: the CPUs of @x not in @y. */
+void osn_cpuset_and_not(struct osn_cpuset *out, const struct osn_cpuset *x,
+			const struct osn_cpuset *y);
+/* @out = @x & @y */
+void osn_cpuset_and(struct osn_cpuset *out, const struct osn_cpuset *x,
+		    const struct osn_cpuset *y);
+/* @out = @x | @y */
+void osn_cpuset_or(struct osn_cpuset *out, const struct osn_cpuset *x,
+		   const struct osn_cpuset *y);
+/* Some CPU is in both. */
+bool osn_cpuset_intersects(const struct osn_cpuset *x,
+			   const struct osn_cpuset *y);
+/* Every CPU of @small is in @big. */
+bool osn_cpuset_covers(const struct osn_cpuset *big,
+		       const struct osn_cpuset *small);
 
 /*
  * Parse a cpulist ("0-3,5,8-11") into @set.  CPUs must be < @nr_cpus
@@ -154,6 +183,9 @@ uint64_t osn_next_deadline(uint64_t tick_ns, uint64_t end_ns);
 /* @deadline_ns - @now_ns as a timeout for ppoll; zero once it has passed. */
 void osn_timeout_until(uint64_t now_ns, uint64_t deadline_ns,
 		       struct timespec *ts);
+
+/* CLOCK_MONOTONIC now, in ns: the clock of every deadline and tick. */
+uint64_t osn_mono_ns(void);
 
 /* strlcpy-alike that always terminates. */
 void osn_strlcpy(char *dst, const char *src, size_t len);
