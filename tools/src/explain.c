@@ -210,12 +210,93 @@ static int cmp_part(const void *a, const void *b)
 	return strcmp(pa->name, pb->name);
 }
 
+/* -s: the offending sample, the last over the threshold before the stop */
+static int explain_single(const struct osn_ring *h, const struct osn_event *stop,
+			  size_t limit, struct osn_explanation *x)
+{
+	size_t i, best = 0;
+	bool found = false;
+
+	for (i = limit + 1; i-- > 0;) {
+		const struct osn_event *e = osn_ring_at(h, i);
+
+		if (e->type != OSN_E_THRESHOLD)
+			continue;
+		if (stop && e->thr.duration == stop->stop.value) {
+			best = i;
+			found = true;
+			break;
+		}
+		if (!found && e->thr.duration > x->threshold) {
+			best = i;
+			found = true;
+			if (!stop)
+				break;
+		}
+	}
+	if (!found) {
+		x->truncated = h->dropped > 0;
+		return -1;
+	}
+	x->have_sample = true;
+	x->start = osn_ring_at(h, best)->thr.start;
+	x->duration = osn_ring_at(h, best)->thr.duration;
+	x->interference = osn_ring_at(h, best)->thr.interference;
+	if (!stop)
+		x->value = x->duration;
+	explain_sample(h, best, limit, x);
+	return 0;
+}
+
+/* -S: every sample of the offending period */
+static int explain_total(const struct osn_ring *h, const struct osn_event *stop,
+			 size_t limit, struct osn_explanation *x)
+{
+	size_t i, first = 0, last = limit;
+	bool found = false;
+
+	/*
+	 * The module emits the period's osn:sample before osn:stop:
+	 * when the last sample before the stop is the offending
+	 * period (its noise is the stop's value, or nothing but the
+	 * stop follows it), the period ends there and starts after
+	 * the sample before it.
+	 */
+	for (i = limit + 1; i-- > 0;) {
+		const struct osn_event *e = osn_ring_at(h, i);
+
+		if (e->type == OSN_E_THRESHOLD)
+			break;
+		if (e->type == OSN_E_SAMPLE) {
+			if (!stop || e->s.noise == stop->stop.value) {
+				last = i;
+				limit = i;
+			}
+			break;
+		}
+	}
+	for (i = last; i-- > 0;) {
+		if (osn_ring_at(h, i)->type == OSN_E_SAMPLE) {
+			first = i + 1;
+			found = true;
+			break;
+		}
+	}
+	if (!found && h->dropped)
+		x->truncated = true;
+	for (i = first; i <= limit; i++)
+		if (osn_ring_at(h, i)->type == OSN_E_THRESHOLD)
+			explain_sample(h, i, limit, x);
+	if (!stop)
+		x->value = x->noise;
+	return x->nsamples ? 0 : -1;
+}
+
 int osn_explain(const struct osn_ring *h, const struct osn_event *stop,
 		int reason, uint64_t threshold_ns,
 		struct osn_explanation *x)
 {
-	size_t limit, i;
-	bool found = false;
+	size_t limit;
 
 	memset(x, 0, sizeof(*x));
 	x->cpu = -1;
@@ -245,79 +326,9 @@ int osn_explain(const struct osn_ring *h, const struct osn_event *stop,
 			limit--;
 	}
 
-	if (x->reason == OSN_STOP_SINGLE) {
-		size_t best = 0;
-		bool exact = false;
-
-		for (i = limit + 1; i-- > 0;) {
-			const struct osn_event *e = osn_ring_at(h, i);
-
-			if (e->type != OSN_E_THRESHOLD)
-				continue;
-			if (stop && e->thr.duration == stop->stop.value) {
-				best = i;
-				exact = found = true;
-				break;
-			}
-			if (!found && e->thr.duration > x->threshold) {
-				best = i;
-				found = true;
-				if (!stop)
-					break;
-			}
-		}
-		(void)exact;
-		if (!found) {
-			x->truncated = h->dropped > 0;
-			return -1;
-		}
-		x->have_sample = true;
-		x->start = osn_ring_at(h, best)->thr.start;
-		x->duration = osn_ring_at(h, best)->thr.duration;
-		x->interference = osn_ring_at(h, best)->thr.interference;
-		if (!stop)
-			x->value = x->duration;
-		explain_sample(h, best, limit, x);
-	} else {
-		size_t first = 0, last = limit;
-
-		/*
-		 * The module emits the period's osn:sample before osn:stop:
-		 * when the last sample before the stop is the offending
-		 * period (its noise is the stop's value, or nothing but the
-		 * stop follows it), the period ends there and starts after
-		 * the sample before it.
-		 */
-		for (i = limit + 1; i-- > 0;) {
-			const struct osn_event *e = osn_ring_at(h, i);
-
-			if (e->type == OSN_E_THRESHOLD)
-				break;
-			if (e->type == OSN_E_SAMPLE) {
-				if (!stop || e->s.noise == stop->stop.value) {
-					last = i;
-					limit = i;
-				}
-				break;
-			}
-		}
-		for (i = last; i-- > 0;) {
-			if (osn_ring_at(h, i)->type == OSN_E_SAMPLE) {
-				first = i + 1;
-				found = true;
-				break;
-			}
-		}
-		if (!found && h->dropped)
-			x->truncated = true;
-		for (i = first; i <= limit; i++)
-			if (osn_ring_at(h, i)->type == OSN_E_THRESHOLD)
-				explain_sample(h, i, limit, x);
-		if (!stop)
-			x->value = x->noise;
-		if (!x->nsamples)
-			return -1;
-	}
+	if (x->reason == OSN_STOP_SINGLE ? explain_single(h, stop, limit, x) :
+	    explain_total(h, stop, limit, x))
+		return -1;
 	qsort(x->parts, x->nparts, sizeof(x->parts[0]), cmp_part);
 	return 0;
 }

@@ -38,7 +38,7 @@
 
 #include "osn/osn_abi.h"
 #include "osn.h"
-#include "tool.h"
+#include "run.h"
 
 /* fine buckets for the percentiles: the display bucket / OSN_PCT_FINE */
 #define OSN_PCT_FINE	100
@@ -256,8 +256,8 @@ static int hist_start(struct osn_tool *t)
 	unsigned long long bns = t->p->bucket_us * 1000;
 	struct hist *h = t->priv;
 
-	if (t->have_causes) {
-		osn_causes_set_hist(&t->causes, bns, t->p->entries);
+	if (t->causes) {
+		osn_causes_set_hist(t->causes, bns, t->p->entries);
 		/* the noise events come by hundreds a second: read each tick */
 		t->read_often = true;
 	}
@@ -363,10 +363,38 @@ static int hist_finish(struct osn_tool *t)
 	return ret;
 }
 
-static int hist_report(struct osn_tool *t)
+static void hist_final_table(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
 	struct osn_report_info info;
+
+	osn_tool_report_info(t, &info);
+	osn_render_hist(t->out.text, &h->h, &info);
+}
+
+static void hist_final_causes(struct osn_tool *t,
+			      const struct osn_report_info *info)
+{
+	osn_render_hist_causes(t->out.text, info->causes, info,
+			       t->p->causes_max);
+}
+
+static void hist_final_json(FILE *f, struct osn_tool *t,
+			    const struct osn_report_info *info)
+{
+	struct hist *h = t->priv;
+
+	osn_json_hist(f, &h->h, info);
+}
+
+static int hist_report(struct osn_tool *t)
+{
+	static const struct osn_final_report r = {
+		.table = hist_final_table,
+		.causes = hist_final_causes,
+		.json = hist_final_json,
+	};
+	struct hist *h = t->priv;
 
 	if (!h->have_h) {
 		struct osn_khist kh = { .bucket_ns = t->p->bucket_us * 1000 };
@@ -378,28 +406,7 @@ static int hist_report(struct osn_tool *t)
 	}
 	if (t->rep && osn_report_set_hist(t->rep, &h->h))
 		return -1;
-	osn_tool_report_info(t, &info);
-	if (!(t->p->json && !t->p->json_file))
-		osn_render_hist(t->text, &h->h, &info);
-	if (t->stopped)
-		osn_render_stop(t->text, info.why);
-	if (info.sources && !(t->p->json && !t->p->json_file))
-		osn_render_advice(t->text, info.sources);
-	if (info.causes && !(t->p->json && !t->p->json_file))
-		osn_render_hist_causes(t->text, info.causes, &info,
-				       t->p->causes_max);
-	else if (!t->stopped && info.events_lost && t->p->json && !t->p->json_file)
-		osn_render_lost(stderr, info.events_lost);
-	if (t->p->json) {
-		FILE *f = osn_tool_json_open(t);
-
-		if (!f)
-			return -1;
-		osn_json_hist(f, &h->h, &info);
-		if (osn_tool_json_close(t, f))
-			return -1;
-	}
-	return 0;
+	return osn_run_final_report(t, &r);
 }
 
 static void hist_destroy(struct osn_tool *t)
@@ -423,6 +430,8 @@ static void hist_destroy(struct osn_tool *t)
 const struct osn_tool_ops osn_hist_ops = {
 	.cmd = OSN_CMD_HIST,
 	.instance = OSN_INST_HIST,
+	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS |
+		 OSN_PART_CAUSES | OSN_PART_AUDIT | OSN_PART_REPORT,
 	.init = hist_init,
 	.start = hist_start,
 	.on_event = hist_on_event,

@@ -27,7 +27,7 @@
 #include "osn/osn_abi.h"
 #include "metrics.h"
 #include "osn.h"
-#include "tool.h"
+#include "run.h"
 
 #define OSN_INST_MONITOR	"osn_monitor"
 #define TEXTFILE_NAME		"osn.prom"
@@ -170,10 +170,9 @@ static void render(struct osn_tool *t, struct monitor *mon)
 	size_t len = 0;
 	FILE *f;
 
-	if (t->have_causes) {
-		osn_causes_sort(&t->causes);
-		osn_decoder_name_culprits(&t->dec, &t->causes);
-		v.causes = &t->causes;
+	if (t->causes) {
+		osn_run_causes_rank(t);
+		v.causes = t->causes;
 	}
 	f = open_memstream(&text, &len);
 	if (!f)
@@ -387,6 +386,8 @@ static void monitor_destroy(struct osn_tool *t)
 const struct osn_tool_ops osn_monitor_ops = {
 	.cmd = OSN_CMD_MONITOR,
 	.instance = OSN_INST_MONITOR,
+	/* it runs until stopped (cmds.c): no stop, trace, audit or report */
+	.parts = OSN_PART_THREADS | OSN_PART_CAUSES,
 	.init = monitor_init,
 	.start = monitor_start,
 	.on_event = monitor_on_event,

@@ -104,6 +104,11 @@ static int upstream_main(int argc, char **argv)
 	return 0;
 }
 
+/* The measuring commands, run by osn_tool_main(). */
+static const struct osn_tool_ops *const tools[] = {
+	&osn_top_ops, &osn_hist_ops, &osn_hwnoise_ops, &osn_monitor_ops,
+};
+
 int main(int argc, char **argv)
 {
 	long nr = sysconf(_SC_NPROCESSORS_CONF);
@@ -113,14 +118,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	if (!strcmp(argv[1], "top"))
-		return osn_tool_main(&osn_top_ops, argc - 1, argv + 1, nr_cpus);
-	if (!strcmp(argv[1], "hist"))
-		return osn_tool_main(&osn_hist_ops, argc - 1, argv + 1, nr_cpus);
-	if (!strcmp(argv[1], "hwnoise"))
-		return osn_tool_main(&osn_hwnoise_ops, argc - 1, argv + 1, nr_cpus);
-	if (!strcmp(argv[1], "monitor"))
-		return osn_tool_main(&osn_monitor_ops, argc - 1, argv + 1, nr_cpus);
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strcmp(argv[1], osn_cmd_name(tools[i]->cmd)))
+			return osn_tool_main(tools[i], argc - 1, argv + 1,
+					     nr_cpus);
 	if (!strcmp(argv[1], "upstream"))
 		return upstream_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit"))

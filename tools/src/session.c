@@ -255,8 +255,8 @@ void osn_session_add_instance(struct osn_session *s, const char *name)
  * Until the module's workload threads are gone (5 s at most), a period
  * that began under the run's stop condition may still end over it, and
  * the knobs' restore re-armed the condition (any knob write does): its
- * tracing_off() could come after tracing_on is put back.  Seen under TCG,
- * where a 1 s period outlived the restore (cli/40 on trixie).
+ * tracing_off() could come after tracing_on is put back (a slow CPU's
+ * 1 s period can outlive the restore).
  */
 static void wait_workload_gone(void)
 {

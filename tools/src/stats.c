@@ -443,6 +443,37 @@ static void percentile(struct osn_hist_cpu *hc,
 	hc->pct_exact[p] = exact;
 }
 
+/*
+ * The average: exact from the sums of the table (@sum) or of the samples
+ * (@x) when they count the same, else from the buckets' middles; within
+ * min and max.
+ */
+static void build_avg(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
+		      const struct osn_khist *kh, const struct osn_exact *x,
+		      uint64_t sum)
+{
+	uint64_t bns = kh->bucket_ns;
+
+	if (kh->have_sum) {
+		hc->avg = (sum + hc->count / 2) / hc->count;
+		hc->avg_exact = true;
+	} else if (x) {
+		hc->avg = (x->noise + x->samples / 2) / x->samples;
+		hc->avg_exact = x->samples == hc->count;
+	} else {
+		unsigned __int128 mid = 0;
+
+		for (size_t i = 0; i < kc->n; i++)
+			mid += (unsigned __int128)kc->b[i].count *
+				(kc->b[i].lo + bns / 2);
+		hc->avg = (uint64_t)(mid / hc->count);
+	}
+	if (hc->avg < hc->min)
+		hc->avg = hc->min;
+	if (hc->avg > hc->max)
+		hc->avg = hc->max;
+}
+
 static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		      const struct osn_khist *kh, unsigned entries,
 		      const struct osn_exact *x, const struct osn_khist *fine)
@@ -495,25 +526,7 @@ static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		hc->max = x ? clamp_u64(x->max, last->lo, last->lo + bns - 1) :
 			last->lo + bns - 1;
 	}
-	/* avg */
-	if (kh->have_sum) {
-		hc->avg = (sum + hc->count / 2) / hc->count;
-		hc->avg_exact = true;
-	} else if (x) {
-		hc->avg = (x->noise + x->samples / 2) / x->samples;
-		hc->avg_exact = x->samples == hc->count;
-	} else {
-		unsigned __int128 mid = 0;
-
-		for (size_t i = 0; i < kc->n; i++)
-			mid += (unsigned __int128)kc->b[i].count *
-				(kc->b[i].lo + bns / 2);
-		hc->avg = (uint64_t)(mid / hc->count);
-	}
-	if (hc->avg < hc->min)
-		hc->avg = hc->min;
-	if (hc->avg > hc->max)
-		hc->avg = hc->max;
+	build_avg(hc, kc, kh, x, sum);
 	if (fine && fine->dropped)
 		fine = NULL;	/* full: it does not have every sample */
 	hc->pct_count = hc->count;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * threads.c - workload threads and affinities (see threads.h).
+ * threads.c - workload threads and affinities (see threads.h), and the
+ * run's part that sets them up: -P and -C on the osn/N threads (run.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "run.h"
 #include "threads.h"
 
 int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
@@ -203,4 +205,126 @@ int osn_cgroup_move(int fd, pid_t pid)
 	int len = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
 
 	return write(fd, buf, len) == len ? 0 : -1;
+}
+
+/* ---- -P, -C in a run (run.h) ------------------------------------------------ */
+
+int osn_run_threads_attach(struct osn_tool *t)
+{
+	const struct osn_params *p = t->p;
+
+	if (!(t->ops->parts & OSN_PART_THREADS) ||
+	    (p->sched.policy == OSN_SCHED_NONE && !p->cgroup))
+		return 0;
+	t->threads = malloc(sizeof(*t->threads));
+	if (!t->threads)
+		return osn_err("out of memory");
+	t->threads->cgroup_fd = -1;
+	if (p->cgroup) {
+		t->threads->cgroup_fd = osn_cgroup_open(p->cgroup_path);
+		if (t->threads->cgroup_fd < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Up to 10 s for the osn/N threads of the measured CPUs; how many came. */
+static int wait_for_threads(struct osn_tool *t, struct osn_thread *th)
+{
+	int n = 0;
+
+	for (int tries = 0; tries < 100; tries++) {
+		n = osn_find_threads(&t->measured, th, (int)t->ncpus);
+		if (n >= (int)t->ncpus || !osn_tool_sleep_ms(100))
+			break;
+	}
+	return n;
+}
+
+static int sched_threads(struct osn_tool *t, const struct osn_thread *th,
+			 int n, const char *prio)
+{
+	for (int i = 0; i < n; i++) {
+		osn_debug("sched_setattr(%s%d, pid %d, %s)", OSN_THREAD_PREFIX,
+			  th[i].cpu, (int)th[i].pid, prio);
+		if (osn_apply_sched(th[i].pid, &t->p->sched))
+			return osn_err("-P %s on %s%d (pid %d): %s", prio,
+				       OSN_THREAD_PREFIX, th[i].cpu,
+				       (int)th[i].pid, strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * -C: each thread to the cgroup (rtla's set_comm_cgroup()).  The kernel
+ * refuses to migrate a kthread bound to its CPU (PF_NO_SETAFFINITY:
+ * EINVAL), and osn/N is one: osn says so and runs on with the threads
+ * where they are.  rtla osnoise -C ends the same way, silently: it looks
+ * for osnoise/N before tracing starts them, finds none and moves nothing
+ * (7.2).  Any other refusal is an error, rtla's.
+ */
+static int cgroup_threads(struct osn_tool *t, const struct osn_thread *th,
+			  int n)
+{
+	for (int i = 0; i < n; i++) {
+		osn_debug("-C: %s%d (pid %d)", OSN_THREAD_PREFIX, th[i].cpu,
+			  (int)th[i].pid);
+		if (!osn_cgroup_move(t->threads->cgroup_fd, th[i].pid))
+			continue;
+		if (errno != EINVAL)
+			return osn_err("Failed to move threads to cgroup: %s%d (pid %d): %s",
+				       OSN_THREAD_PREFIX, th[i].cpu,
+				       (int)th[i].pid, strerror(errno));
+		osn_warn("-C: the kernel does not move %s%d (pid %d), a kthread bound to its CPU (%s): the workload threads stay in their cgroup",
+			 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
+			 strerror(errno));
+		return 0;
+	}
+	return 0;
+}
+
+/* -P, -C: wait for the osn/N threads, then sched_setattr each, then -C. */
+int osn_run_threads_setup(struct osn_tool *t)
+{
+	const struct osn_params *p = t->p;
+	struct osn_thread *th;
+	char prio[64] = "";
+	int n, ret;
+
+	if (!t->threads)
+		return 0;
+	th = calloc(t->ncpus, sizeof(*th));
+	if (!th)
+		return osn_err("out of memory");
+	n = wait_for_threads(t, th);
+	if (p->sched.policy != OSN_SCHED_NONE)
+		osn_format_sched(&p->sched, prio, sizeof(prio));
+	if ((p->sched.policy == OSN_SCHED_FIFO ||
+	     p->sched.policy == OSN_SCHED_RR) &&
+	    p->runtime_us == p->period_us)
+		osn_warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
+			 prio);
+	if (n <= 0) {
+		osn_err("%s: no workload thread %sN for cpus %.200s appeared in 10 s",
+			prio[0] ? "-P" : "-C", OSN_THREAD_PREFIX, t->cpus_str);
+		free(th);
+		return osn_interrupted ? 0 : -1;
+	}
+	if (n < (int)t->ncpus)
+		osn_warn("-P/-C: only %d of %zu workload threads found", n,
+			 t->ncpus);
+	ret = (prio[0] && sched_threads(t, th, n, prio)) ||
+	      (p->cgroup && cgroup_threads(t, th, n)) ? -1 : 0;
+	free(th);
+	return ret;
+}
+
+void osn_run_threads_free(struct osn_tool *t)
+{
+	if (!t->threads)
+		return;
+	if (t->threads->cgroup_fd >= 0)
+		close(t->threads->cgroup_fd);
+	free(t->threads);
+	t->threads = NULL;
 }

@@ -1,10 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tool.h - what osn top and osn hist share: the command line, checks, the
- * session (lock, knobs), instances and events, warm-up, the one-second
- * loop (asleep between ticks), stop detection and explanation, saving the
- * trace, and undoing everything.
- * Each command plugs in with struct osn_tool_ops (like rtla's tool_ops).
+ * tool.h - the run of a measuring command (osn top, hist, hwnoise,
+ * monitor): the command line, checks, the session (lock, knobs, the
+ * journal osn cleanup reads), the CPUs, the tool's instance and its
+ * events, warm-up, the one collect loop (asleep between ticks, woken at
+ * once by a stop) and undoing everything.  tool.c runs it, as rtla's
+ * run_tool() with ops.
+ *
+ * How a command plugs in (a timerlat top/hist, say):
+ *   1. an enum osn_cmd value (params.h) and its entry in the command
+ *      table (cmds.c): name, options and their handler, help, defaults,
+ *      runtime share, titles, which classes/columns it shows;
+ *   2. its ops (struct osn_tool_ops, below) in its own file: its tracefs
+ *      instance, the parts of the run it allows (OSN_PART_*), and the
+ *      callbacks: init/destroy its private state (t->priv), start (enable
+ *      its own events, e.g. osn:timerlat_sample; add hist triggers),
+ *      on_event (the decoded events of the measured CPUs), tick, finish
+ *      and report (osn_run_final_report() routes the text, JSON and
+ *      notes of its own renderers);
+ *   3. its renderers in its own render_*.c (render_int.h has the text
+ *      table and the JSON head and tail);
+ *   4. its entry in osn.c's list of commands.
+ * Nothing else changes: the parts of the run (run.h: stop condition,
+ * saved trace and actions, -P/-C threads, --causes, --audit, --report)
+ * attach to any command whose ops allow them and whose options ask for
+ * them, each with its own state; output goes where run_out.c says.
  */
 #ifndef OSN_TOOL_H
 #define OSN_TOOL_H
@@ -14,31 +34,33 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "advise.h"
-#include "audit.h"
-#include "causes.h"
-#include "explain.h"
+#include "cmd.h"
 #include "params.h"
 #include "render.h"
-#include "report.h"
 #include "session.h"
 #include "stats.h"
 #include "trace.h"
 
 struct osn_tool;
 
+/* The parts of a run a command allows (struct osn_tool_ops.parts). */
+enum {
+	OSN_PART_STOP = 1 << 0,		/* -s, -S, -a: run_stop.c */
+	OSN_PART_SAVE = 1 << 1,		/* -t, -e, trace actions: run_save.c */
+	OSN_PART_THREADS = 1 << 2,	/* -P, -C: threads.c */
+	OSN_PART_CAUSES = 1 << 3,	/* --causes: run_causes.c */
+	OSN_PART_AUDIT = 1 << 4,	/* --audit: run_audit.c */
+	OSN_PART_REPORT = 1 << 5,	/* --report: run_report.c */
+};
+
 /*
  * What a command adds to the run (see osn_tool_main() for when each is
  * called).  Errors: -1 with osn_err().
  */
 struct osn_tool_ops {
-	enum osn_cmd cmd;		/* its name and options (params.c) */
+	enum osn_cmd cmd;		/* its entry in the command table */
 	const char *instance;		/* tracefs instance of the tool */
-	/*
-	 * Written to the module's options knob for the run, after period
-	 * and runtime (hwnoise: OSNOISE_IRQ_DISABLE); NULL: left alone.
-	 */
-	const char *options;
+	unsigned parts;			/* OSN_PART_*: what it allows */
 	/* Before anything changes: allocate t->priv. */
 	int (*init)(struct osn_tool *t);
 	/* Warm-up is over: collection starts (hist: add the hist trigger). */
@@ -60,6 +82,19 @@ struct osn_tool_ops {
 	void (*destroy)(struct osn_tool *t);
 };
 
+/*
+ * Where a run's output goes; decided in run_out.c only.  With --json
+ * and no file, the JSON takes stdout: the text (progress, saves, stop)
+ * goes to stderr and the text tables are not printed.
+ */
+struct osn_output {
+	FILE *text;			/* stdout, or stderr */
+	bool json_stdout;		/* --json without a file */
+	FILE *json_f;			/* --json=FILE, opened before the run */
+	FILE *trace_f;			/* -t FILE, opened before the run */
+	FILE *report_f;			/* --report FILE, opened before the run */
+};
+
 struct osn_tool {
 	struct osn_params *p;
 	const struct osn_tool_ops *ops;
@@ -76,26 +111,11 @@ struct osn_tool {
 
 	struct osn_session session;
 	struct tracefs_instance *inst;	/* the tool's instance */
-	struct tracefs_instance *tinst;	/* -t's instance, or NULL */
-	struct tracefs_instance *winst;	/* the stop watch's, or NULL */
-	int watch_fd;			/* its trace_pipe, or -1 */
 	struct osn_decoder dec;
+	struct osn_output out;
 
 	bool collecting;		/* warm-up over */
-	bool stop_armed;
-	bool stopped;
-	struct osn_ring *rings;		/* per CPU, when stop is armed */
-	struct osn_event stop_ev;
-	bool have_stop_ev;
-	struct osn_explanation why;
-	bool have_why;
-	struct osn_causes causes;	/* --causes */
-	bool have_causes;
-	struct osn_sources sources;	/* --audit: the noise sources seen */
-	struct osn_audit audit;		/* --audit: read after the run */
-	struct osn_audit_task *audit_tasks;
-	bool have_audit;		/* audit read (osn_tool_audit()) */
-
+	bool stopped;			/* a stop condition was hit */
 	uint64_t read_ns;		/* how often collection reads */
 	bool read_often;		/* set by start: read once a second */
 	char unmeasured[256];		/* the module's "unmeasured", or "" */
@@ -106,17 +126,14 @@ struct osn_tool {
 	uint64_t *cpu_periods;		/* counted, per CPU (with -d) */
 	uint64_t t0_ns;			/* collection began (CLOCK_MONOTONIC) */
 	uint64_t elapsed_s;
-	FILE *text;			/* stdout, or stderr with --json on stdout */
-	FILE *json_f;			/* --json=FILE, opened before the run */
-	FILE *trace_f;			/* -t FILE, opened before the run */
-	FILE *report_f;			/* --report FILE, opened before the run */
-	struct osn_report *rep;		/* --report's data, from collection on */
-	int cgroup_fd;			/* -C: its cgroup.procs, or -1 */
-	struct osn_saved {		/* saves per trace file: F, F.1, ... */
-		const char *file;
-		unsigned n;
-	} saved[2 * OSN_MAX_ACTIONS];
-	unsigned nsaved;
+
+	/* the parts of this run (run.h), each its own state; NULL: not used */
+	struct osn_stop *stop;
+	struct osn_saves *saves;
+	struct osn_threads *threads;
+	struct osn_causes *causes;
+	struct osn_audit_run *audit;
+	struct osn_report *rep;
 };
 
 /*
@@ -144,10 +161,10 @@ int osn_tool_read(struct osn_tool *t);
 /* Fill the common part of a report. */
 void osn_tool_report_info(const struct osn_tool *t,
 			  struct osn_report_info *info);
-/* Open the --json destination (stdout or the file); NULL with osn_err(). */
-FILE *osn_tool_json_open(struct osn_tool *t);
-int osn_tool_json_close(struct osn_tool *t, FILE *f);
 /* Sleep @ms milliseconds unless a handled signal comes; false if one did. */
 bool osn_tool_sleep_ms(unsigned ms);
+/* An instance of osn's, recorded in the session before it exists. */
+struct tracefs_instance *osn_tool_new_instance(struct osn_tool *t,
+					       const char *name);
 
 #endif

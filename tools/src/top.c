@@ -11,7 +11,7 @@
 
 #include "osn/osn_abi.h"
 #include "osn.h"
-#include "tool.h"
+#include "run.h"
 
 struct top {
 	struct osn_cpu_stats *stats;	/* indexed by cpu */
@@ -41,51 +41,54 @@ static void print_table(struct osn_tool *t, bool clear)
 
 	osn_tool_report_info(t, &info);
 	if (clear)
-		fputs("\033[H\033[2J", t->text);
-	osn_render_top(t->text, &v, &info);
-	fflush(t->text);
+		fputs("\033[H\033[2J", t->out.text);
+	osn_render_top(t->out.text, &v, &info);
+	fflush(t->out.text);
 }
 
 static void top_tick(struct osn_tool *t)
 {
 	if (t->p->quiet)
 		return;
-	print_table(t, isatty(fileno(t->text)) && !osn_debug_level);
+	print_table(t, isatty(fileno(t->out.text)) && !osn_debug_level);
 	/* nobody reads us any more (osn top | head): end the run cleanly */
-	if (ferror(t->text))
+	if (ferror(t->out.text))
 		osn_interrupted = SIGPIPE;
+}
+
+static void top_final_table(struct osn_tool *t)
+{
+	print_table(t, !t->p->quiet && isatty(fileno(t->out.text)) &&
+		    !osn_debug_level);
+}
+
+static void top_final_causes(struct osn_tool *t,
+			     const struct osn_report_info *info)
+{
+	osn_render_causes(t->out.text, info->causes, t->cpus, t->ncpus, 10);
+}
+
+static void top_final_json(FILE *f, struct osn_tool *t,
+			   const struct osn_report_info *info)
+{
+	struct top *top = t->priv;
+	struct osn_top_view v = {
+		.stats = top->stats, .cpus = t->cpus, .ncpus = t->ncpus,
+	};
+
+	osn_json_top(f, &v, info);
 }
 
 static int top_report(struct osn_tool *t)
 {
-	struct top *top = t->priv;
-	struct osn_report_info info;
+	static const struct osn_final_report r = {
+		.table = top_final_table,
+		.causes = top_final_causes,
+		.json = top_final_json,
+		.lost_after_stop = true,
+	};
 
-	osn_tool_report_info(t, &info);
-	if (!(t->p->json && !t->p->json_file))
-		print_table(t, !t->p->quiet && isatty(fileno(t->text)) &&
-			    !osn_debug_level);
-	if (t->stopped)
-		osn_render_stop(t->text, info.why);
-	if (info.sources && !(t->p->json && !t->p->json_file))
-		osn_render_advice(t->text, info.sources);
-	if (info.causes && !(t->p->json && !t->p->json_file))
-		osn_render_causes(t->text, info.causes, t->cpus, t->ncpus, 10);
-	else if (info.events_lost && t->p->json && !t->p->json_file)
-		osn_render_lost(stderr, info.events_lost);
-	if (t->p->json) {
-		struct osn_top_view v = {
-			.stats = top->stats, .cpus = t->cpus, .ncpus = t->ncpus,
-		};
-		FILE *f = osn_tool_json_open(t);
-
-		if (!f)
-			return -1;
-		osn_json_top(f, &v, &info);
-		if (osn_tool_json_close(t, f))
-			return -1;
-	}
-	return 0;
+	return osn_run_final_report(t, &r);
 }
 
 static int top_init(struct osn_tool *t)
@@ -114,6 +117,9 @@ static void top_destroy(struct osn_tool *t)
 
 /* what osn top and osn hwnoise do alike */
 #define TOP_CALLBACKS					\
+	.parts = OSN_PART_STOP | OSN_PART_SAVE |	\
+		 OSN_PART_THREADS | OSN_PART_CAUSES |	\
+		 OSN_PART_AUDIT | OSN_PART_REPORT,	\
 	.init = top_init,				\
 	.on_event = top_on_event,			\
 	.tick = top_tick,				\
@@ -128,12 +134,12 @@ const struct osn_tool_ops osn_top_ops = {
 
 /*
  * osn hwnoise: osn top with interrupts off in the measuring window, as
- * rtla hwnoise is rtla osnoise top with OSNOISE_IRQ_DISABLE; the table
- * shows HW and NMI only (render.c, by the command).
+ * rtla hwnoise is rtla osnoise top with OSNOISE_IRQ_DISABLE (set by its
+ * entry in the command table, cmds.c, with its runtime share and its
+ * table of HW and NMI only).
  */
 const struct osn_tool_ops osn_hwnoise_ops = {
 	.cmd = OSN_CMD_HWNOISE,
 	.instance = OSN_INST_TOP,
-	.options = OSN_OPT_IRQ_DISABLE,
 	TOP_CALLBACKS,
 };

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmds.c - the command table (see cmd.h): each measuring command's
+ * options, help and traits.  A new command is one more entry here, with
+ * its option handler; the parser (params.c) and the renderers read it.
+ */
+#include <getopt.h>
+#include <string.h>
+
+#include "osn/osn_abi.h"
+#include "cmd.h"
+#include "opts.h"
+#include "stats.h"
+
+/* ---- osn top ---------------------------------------------------------------- */
+
+static const struct option top_opts[] = {
+	{ "wide",		no_argument,		NULL, OPT_WIDE },
+	/* optional: getopt takes this entry for hist's --causes=N too */
+	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define TOP_HELP \
+"      --wide                 one wide table instead of two blocks\n" \
+"      --causes               per CPU, what ran in the noise and who sent it,\n" \
+"                             ranked by time (osn:noise_cause)\n"
+
+static int top_opt(struct osn_params *p, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_WIDE:
+		p->wide = true;
+		return OPT_OK;
+	case OPT_CAUSES:
+		if (arg)
+			return osn_err("--causes=N is an option of osn hist");
+		p->causes = true;
+		return OPT_OK;
+	default:
+		return OPT_NOT_MINE;
+	}
+}
+
+/* ---- osn hist --------------------------------------------------------------- */
+
+static const struct option hist_opts[] = {
+	{ "bucket-size",	required_argument,	NULL, 'b' },
+	{ "entries",		required_argument,	NULL, 'E' },
+	{ "no-header",		no_argument,		NULL, OPT_NO_HEADER },
+	{ "no-summary",		no_argument,		NULL, OPT_NO_SUMMARY },
+	{ "no-index",		no_argument,		NULL, OPT_NO_INDEX },
+	{ "with-zeros",		no_argument,		NULL, OPT_WITH_ZEROS },
+	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int hist_opt(struct osn_params *p, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'b':
+		if (osn_opt_u64("-b", arg, 1000000, &p->bucket_us))
+			return OPT_ERR;
+		return p->bucket_us ? OPT_OK : osn_err("-b must be >= 1 us");
+	case 'E':
+		if (osn_opt_u64("-E", arg, 9999999, &v))
+			return OPT_ERR;
+		if (v < 10)
+			return osn_err("-E must be 10..9999999");
+		p->entries = (unsigned)v;
+		return OPT_OK;
+	case OPT_NO_HEADER:
+		p->no_header = true;
+		return OPT_OK;
+	case OPT_NO_SUMMARY:
+		p->no_summary = true;
+		return OPT_OK;
+	case OPT_NO_INDEX:
+		p->no_index = true;
+		return OPT_OK;
+	case OPT_WITH_ZEROS:
+		p->with_zeros = true;
+		return OPT_OK;
+	case OPT_CAUSES:
+		p->causes = true;
+		if (!arg)
+			return OPT_OK;
+		if (osn_opt_u64("--causes", arg, 1000, &v))
+			return OPT_ERR;
+		if (!v)
+			return osn_err("--causes=N: N must be 1..1000");
+		p->causes_max = (unsigned)v;
+		return OPT_OK;
+	}
+	return OPT_NOT_MINE;
+}
+
+/* ---- osn monitor ------------------------------------------------------------- */
+
+static const struct option monitor_opts[] = {
+	{ "workload",		no_argument,		NULL, OPT_WORKLOAD },
+	{ "textfile",		required_argument,	NULL, OPT_TEXTFILE },
+	{ "listen",		required_argument,	NULL, OPT_LISTEN },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "causes",		no_argument,		NULL, OPT_CAUSES },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* probes only (no osn/N thread: the CPUs stay the user's), localhost */
+static void monitor_defaults(struct osn_params *p)
+{
+	p->options = "NO_" OSN_OPT_WORKLOAD;
+	p->listen = OSN_MONITOR_LISTEN;
+	p->interval_s = 15;
+}
+
+static int monitor_opt(struct osn_params *p, int c, const char *arg)
+{
+
+	switch (c) {
+	case OPT_WORKLOAD:
+		p->workload = true;
+		p->options = OSN_OPT_WORKLOAD;
+		return OPT_OK;
+	case OPT_TEXTFILE:
+		p->textfile_dir = arg;
+		return OPT_OK;
+	case OPT_LISTEN:
+		p->listen = strcmp(arg, "off") ? arg : NULL;
+		return OPT_OK;
+	case OPT_INTERVAL:
+		if (osn_parse_duration_s(arg, &p->interval_s))
+			return osn_opt_bad("--interval");
+		return p->interval_s ? OPT_OK :
+			osn_err("--interval must be at least 1s");
+	case OPT_CAUSES:
+		p->causes = true;
+		return OPT_OK;
+	}
+	return OPT_NOT_MINE;
+}
+
+const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
+	[OSN_CMD_TOP] = {
+		.name = "top",
+		.shortopts = "",
+		.longopts = top_opts,
+		.handle = top_opt,
+		.about =
+"  Per-CPU summary of the operating system noise, refreshed\n"
+"  every second: noise, CPU availability, and how many times\n"
+"  and how long each class (HW, NMI, IRQ, Softirq, Thread)\n"
+"  interrupted the workload.\n",
+		.help = TOP_HELP,
+		.runtime_pct = 100,
+		.title = "Operating System Noise",
+		.json_tool = "osn top",
+		.nclasses = OSN_CLASS_NR,
+	},
+	[OSN_CMD_HIST] = {
+		.name = "hist",
+		.shortopts = "b:E:",
+		.longopts = hist_opts,
+		.handle = hist_opt,
+		.about =
+"  Per-CPU histogram of the noise samples, aggregated in the\n"
+"  kernel, with exact min/avg/max and p50/p90/p99/p99.9.\n",
+		.help =
+"  -b, --bucket-size US       bucket size (default 1)\n"
+"  -E, --entries N            number of buckets (default 256)\n"
+"      --no-header            no header lines\n"
+"      --no-summary           no count/min/avg/max/percentile rows\n"
+"      --no-index             no index column\n"
+"      --with-zeros           print empty buckets too\n"
+"      --causes[=N]           per CPU, a histogram of the noise durations of\n"
+"                             each of its N (5) top culprits by time: what\n"
+"                             ran in the noise and who sent it (osn:noise_cause)\n",
+		.runtime_pct = 100,
+		.json_tool = "osn hist",
+		.nclasses = OSN_CLASS_NR,
+		.hist_config = true,
+	},
+	[OSN_CMD_HWNOISE] = {
+		.name = "hwnoise",	/* top's options */
+		.shortopts = "",
+		.longopts = top_opts,
+		.handle = top_opt,
+		.about =
+"  osn top with interrupts disabled while the workload measures\n"
+"  (the module's OSNOISE_IRQ_DISABLE option, as rtla hwnoise): IRQs,\n"
+"  softirqs and threads wait for the end of each window, so what\n"
+"  remains is the noise of the hardware (HW) and of NMIs.  Runtime\n"
+"  is 75% of the period by default, at most 1000000 us.\n",
+		.help = TOP_HELP,
+		/*
+		 * a whole period with interrupts off would starve the CPU's
+		 * timers and kthreads; the module caps such a window (lockups)
+		 */
+		.runtime_pct = OSN_HWNOISE_RUNTIME_PCT,
+		.max_runtime_us = OSN_MAX_ATOMIC_RUNTIME_US,
+		.max_runtime_why = "with interrupts disabled (osn hwnoise)",
+		.options = OSN_OPT_IRQ_DISABLE,
+		/* IRQs, softirqs and threads cannot interrupt: as rtla
+		 * hwnoise, only HW and NMI (the first classes) are shown */
+		.title = "Hardware-related Noise",
+		.json_tool = "osn hwnoise",
+		.nclasses = OSN_CLASS_IRQ,
+	},
+	[OSN_CMD_MONITOR] = {
+		.name = "monitor",
+		.shortopts = "",
+		.longopts = monitor_opts,
+		.handle = monitor_opt,
+		.about =
+"  Runs until stopped and exports what osn measures as Prometheus\n"
+"  metrics: per CPU and noise source, the count and time of the\n"
+"  noises and the longest one (osn_noise_*), served over HTTP and/or\n"
+"  written to node_exporter's textfile directory.  Probes only by\n"
+"  default (no osn/N thread: the CPUs stay the user's).\n",
+		.help =
+"      --workload             run osn's threads too: per-period noise and\n"
+"                             CPU availability (the CPUs are osn's then)\n"
+"      --listen ADDR:PORT     serve GET /metrics there (default\n"
+"                             " OSN_MONITOR_LISTEN "; off: no HTTP)\n"
+"      --textfile DIR         write DIR/osn.prom (atomically) every interval\n"
+"      --interval TIME        textfile interval (default 15s)\n"
+"      --causes               the culprits too (osn_culprit_*)\n",
+		.defaults = monitor_defaults,
+		.runtime_pct = 100,
+		.until_stopped = true,
+		.nclasses = OSN_CLASS_NR,
+	},
+};
+

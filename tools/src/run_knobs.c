@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_knobs.c - the module in a run (see run.h): its knobs saved (in the
+ * session's journal, restored at the end or by osn cleanup) and written
+ * for the run, its options knob checked, its read-only reports read.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osn/osn_abi.h"
+#include "run.h"
+
+/*
+ * One read-only report of the module (OSN_PARAM_DIR/name), its first line
+ * without the newline; "" when it cannot be read.
+ */
+static void read_report(const char *name, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", OSN_PARAM_DIR, name);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/*
+ * What the kernel does not let osn see (the module's read-only
+ * "unmeasured"): shown in the header, since that time counts as hardware.
+ */
+void osn_run_knobs_unmeasured(struct osn_tool *t)
+{
+	read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
+}
+
+/* The options knob of the run: the command's, or its command line's. */
+static const char *run_options(const struct osn_tool *t)
+{
+	return t->p->options ? t->p->options : osn_cmd_desc(t->p->cmd)->options;
+}
+
+void osn_run_knobs_check(const struct osn_tool *t)
+{
+	char buf[512], path[PATH_MAX];
+	FILE *f;
+
+	if (run_options(t))	/* the run sets the workload option itself */
+		return;
+	snprintf(path, sizeof(path), "%s/%s", osn_knob_dir(), OSN_KNOB_OPTIONS);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f) &&
+	    strstr(buf, "NO_" OSN_OPT_WORKLOAD))
+		osn_warn("the module's options have NO_%s: no workload runs, nothing will be measured (echo %s > %s/%s)",
+			 OSN_OPT_WORKLOAD, OSN_OPT_WORKLOAD, osn_knob_dir(),
+			 OSN_KNOB_OPTIONS);
+	fclose(f);
+}
+
+/*
+ * cpus reads back as a list even in its default mode "all" (every CPU,
+ * hotplugged ones included): a saved list of every possible CPU is
+ * restored as "all".
+ */
+static void save_cpus_as_all(struct osn_tool *t, struct osn_knobs *k)
+{
+	struct osn_cpuset all;
+	char list[OSN_KNOB_LEN];
+
+	osn_cpuset_zero(&all);
+	for (int c = 0; c < t->nr_cpus; c++)
+		osn_cpuset_set(&all, c);
+	osn_format_cpulist(&all, list, sizeof(list));
+	if (!strcmp(k->saved[OSN_K_CPUS], list))
+		osn_strlcpy(k->saved[OSN_K_CPUS], "all",
+			    sizeof(k->saved[OSN_K_CPUS]));
+}
+
+/* The run's knobs, written (at setup, and when the module came back). */
+int osn_run_knobs_write(struct osn_tool *t)
+{
+	struct osn_knobs *k = &t->session.knobs;
+	const char *opts = run_options(t);
+	char v[32];
+
+	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
+	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
+	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||
+	    osn_knobs_set_period_runtime(k, t->p->period_us, t->p->runtime_us) ||
+	    (opts && osn_knobs_set(k, OSN_K_OPTIONS, opts)))
+		return -1;
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)t->p->threshold_us);
+	return osn_knobs_set(k, OSN_K_THRESHOLD, v);
+}
+
+int osn_run_knobs_set(struct osn_tool *t)
+{
+	struct osn_knobs *k = &t->session.knobs;
+
+	if (osn_knobs_save(k))
+		return -1;
+	save_cpus_as_all(t, k);
+	osn_session_persist(&t->session);	/* before the first write */
+	if (osn_run_knobs_write(t))
+		return -1;
+	t->threshold_us = t->p->threshold_us ? t->p->threshold_us :
+		OSN_DEFAULT_THRESHOLD_US;
+	return 0;
+}
+
+/*
+ * The module's start failure ("start_error": a negative errno, 0 when the
+ * last start worked): starting happens in a kernel worker, so the write
+ * that enabled the events cannot return it.
+ */
+static int read_start_error(void)
+{
+	char buf[32];
+
+	read_report(OSN_PARAM_START_ERROR, buf, sizeof(buf));
+	return atoi(buf);
+}
+
+void osn_run_knobs_warn_no_samples(const struct osn_tool *t)
+{
+	int err;
+
+	const char *opts = run_options(t);
+
+	if (!(t->collecting && !t->stopped && !t->periods_seen) ||
+	    (opts && strstr(opts, "NO_" OSN_OPT_WORKLOAD)))
+		return;
+	err = read_start_error();
+	if (err < 0)
+		osn_warn("osn.ko could not start measuring: %s (error %d; see dmesg)",
+			 strerror(-err), err);
+	else if (t->elapsed_s * 1000000 >= 2 * t->p->period_us + 1000000)
+		osn_warn("no %s:%s event in %llu s: is the workload running? (see %s/%s)",
+			 OSN_EVENT_SYSTEM, OSN_EV_SAMPLE,
+			 (unsigned long long)t->elapsed_s, osn_knob_dir(),
+			 OSN_KNOB_OPTIONS);
+}
