@@ -39,6 +39,8 @@ void osn_cpu_reset(struct osn_cpu *oc)
 	oc->nmi_done_seq = 0;
 	oc->nmi_handlers_ns = 0;
 	oc->nmi_pend_seq = 0;
+	oc->tlat_gated = false;
+	oc->tlat_window = false;
 }
 
 /* ---- impossible states ---- */
@@ -278,6 +280,26 @@ void osn_stop_rearm(void)
 	set_bit(OSN_STOP_TOTAL, &osn_stop_armed);
 }
 
+/*
+ * Stop condition @reason was met (the caller compared): once per arming,
+ * the osn:stop event, then the top-level buffer (and the tracer's
+ * instances) off, or a panic if asked.  Any context.
+ */
+void osn_stop_trip(unsigned int reason, u64 value_ns, u64 threshold_ns,
+		   bool panic_on_stop)
+{
+	if (!test_and_clear_bit(reason, &osn_stop_armed))
+		return;
+
+	trace_stop(reason, value_ns, threshold_ns);
+	tracing_off();
+	osn_tracer_stop();
+
+	if (panic_on_stop)
+		panic("osn: stop tracing hit on cpu %d\n",
+		      raw_smp_processor_id());
+}
+
 static void osn_stop_fire(const struct osn_config *cfg, unsigned int reason,
 			  u64 value_ns, u64 threshold_ns)
 {
@@ -291,16 +313,9 @@ static void osn_stop_fire(const struct osn_config *cfg, unsigned int reason,
 		threshold_ns = osn_stop_threshold_ns(reason);
 	if (!threshold_ns || value_ns <= threshold_ns)
 		return;
-	if (!test_and_clear_bit(reason, &osn_stop_armed))
-		return;
 
-	trace_stop(reason, value_ns, threshold_ns);
-	tracing_off();
-	osn_tracer_stop();
-
-	if (test_bit(OSN_OPTION_PANIC_ON_STOP, &cfg->options))
-		panic("osn: stop tracing hit on cpu %d\n",
-		      raw_smp_processor_id());
+	osn_stop_trip(reason, value_ns, threshold_ns,
+		      test_bit(OSN_OPTION_PANIC_ON_STOP, &cfg->options));
 }
 
 /* ---- the sampling window ---- */

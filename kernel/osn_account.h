@@ -70,6 +70,14 @@ struct osn_cpu {
 
 	/* By enum osn_class; HW stays 0: no probe sees it (osn_period). */
 	struct osn_class_stat	stat[OSN_CLASS_NR];
+
+	/*
+	 * mode=timerlat (osn_timerlat.c): tlat_gated says softirq and thread
+	 * noise count only while tlat_window is set, from the timer IRQ to
+	 * the timerlat thread's run.
+	 */
+	bool			tlat_gated;
+	bool			tlat_window;
 };
 
 DECLARE_PER_CPU(struct osn_cpu, osn_cpu_state);
@@ -189,7 +197,22 @@ static __always_inline unsigned long osn_period_self(struct osn_cpu *oc,
 	return count_now;
 }
 
+/*
+ * Whether a softirq or thread noise that ends now is reported.  timerlat
+ * reports them only between its timer IRQ and its thread's run, as
+ * upstream does: outside that window the source is forgotten.
+ */
+static inline bool osn_tlat_reports(struct osn_cpu *oc, struct osn_source *src)
+{
+	if (!READ_ONCE(oc->tlat_gated) || READ_ONCE(oc->tlat_window))
+		return true;
+	WRITE_ONCE(src->delta_start_ns, 0);
+	return false;
+}
+
 /* Stop conditions: each fires once per arming. */
 void osn_stop_rearm(void);
+void osn_stop_trip(unsigned int reason, u64 value_ns, u64 threshold_ns,
+		   bool panic_on_stop);
 
 #endif /* _OSN_ACCOUNT_H */

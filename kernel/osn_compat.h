@@ -22,6 +22,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/workqueue.h>
+#include <uapi/linux/sched/types.h>
 #include <asm/hardirq.h>
 
 /*
@@ -133,6 +134,33 @@ osn_kthread_create_on_cpu(int (*fn)(void *), void *data, unsigned int cpu,
 	return t;
 }
 #endif
+
+/*
+ * A kthread's SCHED_FIFO priority (the timerlat threads, osn_timerlat.c).
+ *  [6.1, ...)   sched_setattr_nocheck(), exported GPL (checked in the
+ *               Module.symvers of every 6.1, 6.12 and 7.2 kernel of the
+ *               matrix, generic and -rt): any priority, upstream's 95.
+ *  [..., 6.1)   not exported by 5.10 (5.10.0-46 and 5.10.0-43-rt), whose
+ *               only export is sched_set_fifo(): MAX_RT_PRIO / 2, i.e.
+ *               50, which is what the threads get there.
+ * Returns the priority set, or a negative errno.
+ */
+static inline int osn_sched_set_fifo(struct task_struct *t, int prio)
+{
+#if OSN_KERNEL_FROM(6, 1, 0)
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_FIFO,
+		.sched_priority	= prio,
+	};
+	int ret = sched_setattr_nocheck(t, &attr);
+
+	return ret ? ret : prio;
+#else
+	sched_set_fifo(t);
+	return MAX_RT_PRIO / 2;
+#endif
+}
 
 /*
  * x86's per-CPU NMI count, incremented at every NMI entry.

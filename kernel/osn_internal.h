@@ -5,6 +5,7 @@
  * osn_main.c	  module init/exit, the enable state machine, CPU hotplug
  * osn_params.c	  the knobs (module parameters) and their validation
  * osn_workload.c the per-CPU measuring kthreads (the loop)
+ * osn_timerlat.c the per-CPU timerlat kthreads and their hard hrtimers
  * osn_probes.c	  the tracepoint hook table, thin probes, the NMI handler
  * osn_account.c  the accounting: per-CPU state, sources, NMIs, period
  *		  sums, stop conditions (osn_account.h)
@@ -53,7 +54,15 @@ struct osn_config {
 	u64		threshold_ns;
 	u64		stop_single_ns;		/* 0: off */
 	u64		stop_total_ns;		/* 0: off */
+	u64		timerlat_period_ns;
+	u64		print_stack_ns;		/* 0: off */
 	unsigned long	options;
+};
+
+/* The workload a run starts (the "mode" knob). */
+enum osn_mode {
+	OSN_MODE_OSNOISE_RUN,
+	OSN_MODE_TIMERLAT_RUN,
 };
 
 /* osn_params.c */
@@ -62,6 +71,9 @@ u64 osn_stop_threshold_ns(unsigned int reason);
 void osn_config_cpus(struct cpumask *mask);
 bool osn_option_is_set(enum osn_option opt);
 int osn_params_validate(void);
+/* The mode of the run starting; "mode" refuses writes until released. */
+enum osn_mode osn_mode_hold(void);
+void osn_mode_release(void);
 /* What osn_main.c does when a knob needs new threads. */
 typedef void (*osn_restart_t)(void);
 void osn_params_init(osn_restart_t restart);
@@ -86,6 +98,9 @@ void osn_cause_unreg(void);
 
 /* osn_workload.c */
 int osn_workload_fn(void *data);
+
+/* osn_timerlat.c: the thread of one CPU in mode=timerlat (data: its osn_cpu). */
+int osn_timerlat_fn(void *data);
 
 /* osn_probes.c */
 int osn_probes_init(void);

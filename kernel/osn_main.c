@@ -37,6 +37,8 @@
 static struct cpumask osn_run_cpus;
 /* OSNOISE_WORKLOAD as it was when the current run started. */
 static bool osn_run_workload;
+/* The mode knob as it was when the current run started. */
+static enum osn_mode osn_run_mode;
 
 /* Number of osn events enabled, over all instances and perf. */
 static atomic_t osn_enabled_events = ATOMIC_INIT(0);
@@ -134,6 +136,9 @@ static void osn_request_restart(void)
 static noinline struct task_struct *osn_workload_create(struct osn_cpu *oc,
 							 unsigned int cpu)
 {
+	if (osn_run_mode == OSN_MODE_TIMERLAT_RUN)
+		return osn_kthread_create_on_cpu(osn_timerlat_fn, oc, cpu,
+						 OSN_TLAT_THREAD_PREFIX "%u");
 	return osn_kthread_create_on_cpu(osn_workload_fn, oc, cpu,
 					 OSN_THREAD_PREFIX "%u");
 }
@@ -201,7 +206,10 @@ static int osn_start(void)
 	lockdep_assert_held(&osn_run_lock);
 
 	osn_config_cpus(&osn_run_cpus);
-	osn_run_workload = osn_option_is_set(OSN_OPTION_WORKLOAD);
+	/* timerlat always has its threads: no user-space mode yet. */
+	osn_run_mode = osn_mode_hold();
+	osn_run_workload = osn_option_is_set(OSN_OPTION_WORKLOAD) ||
+			   osn_run_mode == OSN_MODE_TIMERLAT_RUN;
 	osn_stop_rearm();
 
 	/* No probe and no workload runs now: reset without races. */
@@ -209,8 +217,10 @@ static int osn_start(void)
 		osn_cpu_reset(per_cpu_ptr(&osn_cpu_state, cpu));
 
 	ret = osn_probes_hook();
-	if (ret)
+	if (ret) {
+		osn_mode_release();
 		return ret;
+	}
 
 	osn_hp_in_setup = true;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "trace/osn:online",
@@ -218,6 +228,7 @@ static int osn_start(void)
 	osn_hp_in_setup = false;
 	if (ret < 0) {
 		osn_probes_unhook();
+		osn_mode_release();
 		return ret;
 	}
 
@@ -258,6 +269,7 @@ static void osn_stop(void)
 	/* Runs the offline callback on every online CPU: threads stop. */
 	cpuhp_remove_state(osn_hp_state);
 	osn_probes_unhook();
+	osn_mode_release();
 	osn_running = false;
 	osn_account_report();
 }

@@ -37,7 +37,12 @@ static u64 osn_runtime_us = OSN_DEFAULT_RUNTIME_US;
 static u64 osn_threshold_us;		/* 0: OSN_DEFAULT_THRESHOLD_US */
 static u64 osn_stop_us;			/* 0: off */
 static u64 osn_stop_total_us;		/* 0: off */
+static u64 osn_timerlat_period_us = OSN_DEFAULT_TIMERLAT_PERIOD_US;
+static u64 osn_print_stack_us;		/* 0: off */
 static unsigned long osn_options = OSN_DEFAULT_OPTIONS;
+static enum osn_mode osn_mode = OSN_MODE_OSNOISE_RUN;
+/* A run holds the mode it started with: writes get -EBUSY meanwhile. */
+static bool osn_mode_held;
 /* cpus: all possible CPUs until a list is written. */
 static bool osn_cpus_all = true;
 static struct cpumask osn_cpus_list;
@@ -85,6 +90,8 @@ void osn_config_snapshot(struct osn_config *cfg)
 			    NSEC_PER_USEC;
 	cfg->stop_single_ns = osn_stop_us * NSEC_PER_USEC;
 	cfg->stop_total_ns = osn_stop_total_us * NSEC_PER_USEC;
+	cfg->timerlat_period_ns = osn_timerlat_period_us * NSEC_PER_USEC;
+	cfg->print_stack_ns = osn_print_stack_us * NSEC_PER_USEC;
 	cfg->options = osn_options;
 	spin_unlock(&osn_cfg_lock);
 }
@@ -178,6 +185,14 @@ static int osn_check_stop(u64 val)
 	return val > OSN_MAX_US_IN_NS ? -ERANGE : 0;
 }
 
+/* -EINVAL, not -ERANGE: what upstream's timerlat_period_us file returns. */
+static int osn_check_timerlat_period(u64 val)
+{
+	if (val < OSN_MIN_TIMERLAT_PERIOD_US || val > OSN_MAX_TIMERLAT_PERIOD_US)
+		return -EINVAL;
+	return 0;
+}
+
 int osn_params_validate(void)
 {
 	int ret = 0;
@@ -248,6 +263,72 @@ OSN_U64_KNOB(stop_tracing_us, osn_stop_us, osn_check_stop,
 	     "Stop tracing when one noise sample exceeds this many us (0 = off)");
 OSN_U64_KNOB(stop_tracing_total_us, osn_stop_total_us, osn_check_stop,
 	     "Stop tracing when a period's noise exceeds this many us (0 = off)");
+/* Read by each timerlat thread at every activation: no restart needed. */
+OSN_U64_KNOB(timerlat_period_us, osn_timerlat_period_us,
+	     osn_check_timerlat_period,
+	     "timerlat period in us (100..1000000, default 1000)");
+OSN_U64_KNOB(print_stack, osn_print_stack_us, osn_check_stop,
+	     "timerlat: emit the timer IRQ's stack when the thread latency reaches this many us (0 = off)");
+
+/* ---- mode ---- */
+
+static const char * const osn_mode_names[] = {
+	[OSN_MODE_OSNOISE_RUN]	= OSN_MODE_OSNOISE,
+	[OSN_MODE_TIMERLAT_RUN]	= OSN_MODE_TIMERLAT,
+};
+
+enum osn_mode osn_mode_hold(void)
+{
+	enum osn_mode mode;
+
+	spin_lock(&osn_cfg_lock);
+	osn_mode_held = true;
+	mode = osn_mode;
+	spin_unlock(&osn_cfg_lock);
+	return mode;
+}
+
+void osn_mode_release(void)
+{
+	spin_lock(&osn_cfg_lock);
+	osn_mode_held = false;
+	spin_unlock(&osn_cfg_lock);
+}
+
+/*
+ * A run is either osnoise or timerlat, never both (upstream's tracers
+ * exclude each other too): switching under a running reader would hand
+ * it events it did not ask for, so a write during a run is refused.
+ */
+static int osn_mode_set(const char *val, const struct kernel_param *kp)
+{
+	int mode = sysfs_match_string(osn_mode_names, val);
+
+	if (mode < 0)
+		return -EINVAL;
+
+	spin_lock(&osn_cfg_lock);
+	if (osn_mode_held) {
+		spin_unlock(&osn_cfg_lock);
+		return -EBUSY;
+	}
+	osn_mode = mode;
+	spin_unlock(&osn_cfg_lock);
+	return 0;
+}
+
+static int osn_mode_get(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%s\n",
+			 osn_mode_names[READ_ONCE(osn_mode)]);
+}
+
+static const struct kernel_param_ops osn_mode_ops = {
+	.set = osn_mode_set,
+	.get = osn_mode_get,
+};
+module_param_cb(mode, &osn_mode_ops, NULL, 0644);
+MODULE_PARM_DESC(mode, "workload of the next run: osnoise or timerlat (-EBUSY while a run is active)");
 
 /* ---- cpus ---- */
 
@@ -459,5 +540,8 @@ const struct kernel_param *const osn_knob_params[] = {
 	&__param_stop_tracing_us,
 	&__param_stop_tracing_total_us,
 	&__param_options,
+	&__param_mode,
+	&__param_timerlat_period_us,
+	&__param_print_stack,
 	NULL
 };

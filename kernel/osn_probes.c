@@ -100,6 +100,8 @@ static void osn_probe_softirq_exit(void *data, unsigned int vec_nr)
 
 	if (!osn_cpu_active(oc) || !oc->softirq.delta_start_ns)
 		return;
+	if (!osn_tlat_reports(oc, &oc->softirq))
+		return;
 
 	/* Mutant: softirq time accounted as IRQ time. */
 	duration = osn_source_exit(oc, &oc->softirq,
@@ -133,7 +135,8 @@ static void osn_probe_sched_switch(void *data, OSN_SCHED_SWITCH_ARGS)
 	if (!osn_cpu_active(oc))
 		return;
 
-	ended = osn_thread_switch(oc, osn_is_noise_task(oc, prev),
+	ended = osn_thread_switch(oc, osn_is_noise_task(oc, prev) &&
+				  osn_tlat_reports(oc, &oc->thread),
 				  osn_is_noise_task(oc, next),
 				  &start_ns, &duration_ns);
 	osn_flush_nmi(oc);

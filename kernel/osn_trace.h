@@ -357,6 +357,64 @@ TRACE_EVENT_FN(stop,
 );
 
 /*
+ * One timerlat activation seen from one context (mode=timerlat,
+ * osn_timerlat.c): upstream's osnoise:timerlat_sample, same fields, same
+ * line.
+ */
+TRACE_EVENT_FN(timerlat_sample,
+
+	TP_PROTO(u64 timer_latency, unsigned int seqnum, int context),
+
+	TP_ARGS(timer_latency, seqnum, context),
+
+	TP_STRUCT__entry(
+		__field(u64,		timer_latency)
+		__field(unsigned int,	seqnum)
+		__field(int,		context)
+	),
+
+	TP_fast_assign(
+		__entry->timer_latency = timer_latency;
+		__entry->seqnum = seqnum;
+		__entry->context = context;
+	),
+
+	TP_printk("timer_latency=%llu seqnum=%u context=%d",
+		  __entry->timer_latency, __entry->seqnum, __entry->context),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/*
+ * The timer IRQ's stack of a late activation (print_stack): addresses
+ * only, the walk of stack_trace_save(); __print_array() because
+ * user-space parsers of the format file know it.
+ */
+TRACE_EVENT_FN(timerlat_stack,
+
+	TP_PROTO(const unsigned long *caller, unsigned int size),
+
+	TP_ARGS(caller, size),
+
+	TP_STRUCT__entry(
+		__field(unsigned int,			size)
+		__dynamic_array(unsigned long,	caller,	size)
+	),
+
+	TP_fast_assign(
+		__entry->size = size;
+		memcpy(__get_dynamic_array(caller), caller,
+		       size * sizeof(unsigned long));
+	),
+
+	TP_printk("size=%u caller=%s", __entry->size,
+		  __print_array(__get_dynamic_array(caller), __entry->size,
+				sizeof(unsigned long))),
+
+	osn_event_reg, osn_event_unreg
+);
+
+/*
  * What ran inside a noise and where it came from: linked to the noise
  * event it explains (irq_noise, softirq_noise, thread_noise) by CPU, class
  * and start.  Its own reg/unreg hook the cause probes (osn_cause.c): they

@@ -6,8 +6,8 @@
 # so this host test of `make check` compares them:
 #   - events: the TRACE_EVENT_FN()s of kernel/osn_trace.h, and TRACE_SYSTEM,
 #     against OSN_EV_* and OSN_EVENT_SYSTEM;
-#   - fields: each event's __field/__string/__array names, in order,
-#     against its OSN_FIELDS_<EVENT>;
+#   - fields: each event's __field/__string/__array/__dynamic_array names,
+#     in order, against its OSN_FIELDS_<EVENT>;
 #   - parameters: every module_param_cb/_named/_string and OSN_U64_KNOB of
 #     kernel/*.c against OSN_KNOB_* and OSN_PARAM_* (but OSN_PARAM_DIR).
 # The header's values are read by compiling it (string concatenation and
@@ -48,11 +48,12 @@ header_values() {
 # ---- events and fields -----------------------------------------------------
 awk '
 /^TRACE_EVENT(_FN)?\(/ { ev = $0; sub(/^TRACE_EVENT(_FN)?\(/, "", ev); sub(/,.*/, "", ev); order[++n] = ev; next }
-/__field\(|__string\(|__array\(/ && ev != "" {
+/__field\(|__string\(|__array\(|__dynamic_array\(/ && ev != "" {
 	l = $0
 	if (l ~ /__field\(/)  { sub(/.*__field\([^,]*,[ \t]*/, "", l) }
 	if (l ~ /__string\(/) { sub(/.*__string\([ \t]*/, "", l) }
 	if (l ~ /__array\(/)  { sub(/.*__array\([^,]*,[ \t]*/, "", l) }
+	if (l ~ /__dynamic_array\(/) { sub(/.*__dynamic_array\([^,]*,[ \t]*/, "", l) }
 	sub(/[,) \t].*/, "", l)
 	fields[ev] = fields[ev] (fields[ev] == "" ? "" : " ") l
 }

@@ -40,6 +40,8 @@
 #define OSN_PARAM_START_ERROR	"start_error"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
+/* The same in timerlat mode (upstream's names). */
+#define OSN_TLAT_THREAD_PREFIX	"timerlat/"
 
 /*
  * tracefs instances the CLI creates (instances/<name>); a leftover one from
@@ -59,6 +61,8 @@
 #define OSN_EV_SAMPLE		"sample"
 #define OSN_EV_STOP		"stop"
 #define OSN_EV_NOISE_CAUSE	"noise_cause"
+#define OSN_EV_TIMERLAT_SAMPLE	"timerlat_sample"
+#define OSN_EV_TIMERLAT_STACK	"timerlat_stack"
 
 /*
  * Fields.
@@ -111,6 +115,27 @@
 #define OSN_FIELDS_STOP			"reason value threshold"
 #define OSN_FIELDS_NOISE_CAUSE		"origin_comm kind class start " \
 					"function origin_cpu origin_pid"
+/*
+ * timerlat_sample (mode=timerlat): one per activation and context, as
+ * upstream's osnoise:timerlat_sample.  timer_latency (ns) is the time from
+ * the timer's absolute expiry to the handler (context IRQ) or to the
+ * thread running (context THREAD, gross: it includes the IRQ and any
+ * softirq or thread that ran first), on CLOCK_MONOTONIC like the timer;
+ * the expiry on the trace clock is the event's timestamp minus it.
+ * seqnum numbers the activations of a CPU: the IRQ and THREAD samples of
+ * one activation share it.
+ */
+#define OSN_FIELDS_TIMERLAT_SAMPLE	"timer_latency seqnum context"
+/*
+ * timerlat_stack (print_stack): the kernel stack saved in the timer IRQ
+ * of an activation whose thread latency reached print_stack us (emitted
+ * right after that thread sample), or whose IRQ latency tripped
+ * stop_tracing_us <= print_stack (emitted before the stop): what the CPU
+ * was running when the timer fired.  size entries of caller (kernel
+ * addresses, innermost first, printed in hex: symbolize with
+ * /proc/kallsyms).
+ */
+#define OSN_FIELDS_TIMERLAT_STACK	"size caller"
 
 #define OSN_F_START		"start"
 #define OSN_F_DURATION		"duration"
@@ -146,6 +171,11 @@
 #define OSN_F_FUNCTION		"function"
 #define OSN_F_ORIGIN_CPU	"origin_cpu"
 #define OSN_F_ORIGIN_PID	"origin_pid"
+#define OSN_F_TIMER_LATENCY	"timer_latency"
+#define OSN_F_SEQNUM		"seqnum"
+#define OSN_F_CONTEXT		"context"
+#define OSN_F_SIZE		"size"
+#define OSN_F_CALLER		"caller"
 
 /*
  * Interference classes, in rtla's column order: the module's per-class
@@ -164,6 +194,11 @@ enum osn_class {
 /* stop.reason */
 #define OSN_STOP_SINGLE		0	/* one sample > stop_tracing_us */
 #define OSN_STOP_TOTAL		1	/* a period's noise > stop_tracing_total_us */
+
+/* timerlat_sample.context (upstream's values) */
+#define OSN_TLAT_CTX_IRQ	0	/* the timer's hard IRQ handler */
+#define OSN_TLAT_CTX_THREAD	1	/* the timerlat thread running */
+#define OSN_TLAT_CTX_USER_RET	2	/* a user thread back (not yet) */
 
 /*
  * noise_cause.kind: what ran inside the noise, and what its origin is.
@@ -195,6 +230,21 @@ enum osn_cause_kind {
 #define OSN_KNOB_STOP_TRACING_US	"stop_tracing_us"
 #define OSN_KNOB_STOP_TRACING_TOTAL_US	"stop_tracing_total_us"
 #define OSN_KNOB_OPTIONS		"options"
+#define OSN_KNOB_MODE			"mode"
+#define OSN_KNOB_TIMERLAT_PERIOD_US	"timerlat_period_us"
+#define OSN_KNOB_PRINT_STACK		"print_stack"
+
+/*
+ * mode: the workload a run starts, read when the run starts; a write
+ * while a run is active fails with -EBUSY (osnoise and timerlat never run
+ * at once, as upstream's tracers exclude each other).
+ *  osnoise   the osn/N loops (osn:sample, osn:sample_threshold)
+ *  timerlat  the timerlat/N threads (osn:timerlat_sample); stop_tracing_us
+ *            applies to the IRQ latency and stop_tracing_total_us to the
+ *            thread latency, each as latency_us >= value (integer us)
+ */
+#define OSN_MODE_OSNOISE		"osnoise"
+#define OSN_MODE_TIMERLAT		"timerlat"
 
 /*
  * options: reads as a space-separated list of every option, each as NAME
@@ -219,6 +269,14 @@ enum osn_cause_kind {
  * kernel's lockup detectors would fire on long windows: cap it.
  */
 #define OSN_MAX_ATOMIC_RUNTIME_US	1000000ULL
+/* timerlat_period_us; out of range is -EINVAL, as upstream's file. */
+#define OSN_DEFAULT_TIMERLAT_PERIOD_US	1000ULL
+#define OSN_MIN_TIMERLAT_PERIOD_US	100ULL
+#define OSN_MAX_TIMERLAT_PERIOD_US	1000000ULL
+/* Deepest stack osn:timerlat_stack carries. */
+#define OSN_TLAT_STACK_DEPTH		32
+/* SCHED_FIFO priority of the timerlat/N threads (upstream's default). */
+#define OSN_TLAT_PRIO			95
 /* Longest string the cpus knob accepts, terminator excluded. */
 #define OSN_CPUS_MAX_LEN		1023
 

@@ -11,17 +11,7 @@ eng_instance osn_hp sample
 i=$ENG_I
 echo 1 >"$i/tracing_on"
 eng_wait_threads 2
-on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'
-for round in 1 2 3; do
-	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
-	eng_wait_threads 1
-	assert_eq "$(osn_threads)" osn/0 "threads with cpu1 offline"
-	: >"$i/trace"
-	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "online cpu1"
-	eng_wait_threads 2
-	wait_for 10 sh -c "grep -q '\[001\] .* sample: ' $i/trace" ||
-		fail "round $round: no sample from CPU 1 after online"
-done
+eng_hotplug_rounds osn/ ' sample: '
 echo 0 >"$i/events/osn/enable"
 eng_wait_threads 0
 exit 0

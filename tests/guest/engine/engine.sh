@@ -272,3 +272,34 @@ ENG_CAUSE_FIELDS='
 		}
 	}
 '
+
+# eng_hotplug_rounds PREFIX ERE: with ENG_I recording, CPU 1 goes offline
+# and online 3 times: each time only PREFIX0 (osn/0, timerlat/0) is left,
+# then both threads run again and a line matching ERE comes from CPU 1.
+eng_hotplug_rounds() {
+	on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'
+	for _round in 1 2 3; do
+		echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
+		eng_wait_prefix "$1" 1
+		assert_eq "$(eng_prefix_threads "$1")" "${1}0" "threads with cpu1 offline"
+		: >"$ENG_I/trace"
+		echo 1 >/sys/devices/system/cpu/cpu1/online || fail "online cpu1"
+		eng_wait_prefix "$1" 2
+		wait_for 10 sh -c "grep -Eq '\[001\] .*$2' $ENG_I/trace" ||
+			fail "round $_round: no /$2/ from CPU 1 after online"
+	done
+}
+
+# eng_prefix_threads PREFIX: comms of the running threads named PREFIX*.
+eng_prefix_threads() {
+	cat /proc/[0-9]*/comm 2>/dev/null | grep "^$1" | sort
+}
+
+# eng_wait_prefix PREFIX N: wait (10 s) until exactly N PREFIX* threads run.
+eng_wait_prefix() {
+	wait_for 10 eng_prefix_count_is "$1" "$2" ||
+		fail "expected $2 $1 threads, have: $(eng_prefix_threads "$1" | tr '\n' ' ')"
+}
+eng_prefix_count_is() {
+	[ "$(eng_prefix_threads "$1" | grep -c .)" = "$2" ]
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # timeout: 120
 # Built in, osn is an ftrace tracer: "osn" is in available_tracers, tracefs
-# osn/ has the seven knobs and nothing else, each reads what its module
+# osn/ has the knobs (TR_KNOBS) and nothing else, each reads what its module
 # parameter reads, and a value written on either side reads back on the
 # other (one value, two files).
 . "$OSN_TESTS/guest/lib.sh"

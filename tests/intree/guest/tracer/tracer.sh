@@ -6,7 +6,7 @@
 
 # The tracer's knob directory.
 TO=$TFS/osn
-TR_KNOBS="cpus options period_us runtime_us stop_tracing_total_us stop_tracing_us threshold_us"
+TR_KNOBS="cpus mode options period_us print_stack runtime_us stop_tracing_total_us stop_tracing_us threshold_us timerlat_period_us"
 
 # tr_setup [PARAM=VAL...]: osn must be built in (these tests run only on
 # tests/intree/'s kernel: not being able to run is a failure, not a skip);

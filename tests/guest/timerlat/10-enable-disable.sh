@@ -1,0 +1,61 @@
+#!/bin/sh
+# timeout: 60
+# mode=timerlat with cpus=1: enabling osn:timerlat_sample starts one
+# thread timerlat/1 (no osn/ thread); its samples come from CPU 1 only,
+# in IRQ/thread pairs of one seqnum; their number over the window matches
+# timerlat_period_us (skipped activations make fewer under TCG, never
+# more); disabling the event stops the thread.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/engine/engine.sh"
+. "$OSN_TESTS/guest/timerlat/timerlat.sh"
+require_cpus 2
+PERIOD_US=10000
+tl_setup cpus=1 timerlat_period_us=$PERIOD_US
+eng_instance osn_tl10 timerlat_sample
+i=$ENG_I
+echo 1 >"$i/tracing_on"
+tl_wait_threads 1
+assert_eq "$(tl_threads)" timerlat/1 "timerlat threads"
+assert_eq "$(osn_nthreads)" 0 "osn/ threads in mode=timerlat"
+sleep 2
+echo 0 >"$i/tracing_on"
+echo 0 >"$i/events/osn/enable"
+tl_wait_threads 0
+
+cp "$i/trace" /tmp/tl10
+n0=$(grep -c '\[000\] .* timerlat_sample: ' /tmp/tl10)
+assert_eq "$n0" 0 "samples from CPU 0 (not selected)"
+tl_samples /tmp/tl10 001 0 >/tmp/tl10_irq
+tl_samples /tmp/tl10 001 1 >/tmp/tl10_thr
+nirq=$(grep -c . /tmp/tl10_irq)
+nthr=$(grep -c . /tmp/tl10_thr)
+info "CPU 1: $nirq IRQ samples, $nthr thread samples"
+assert_ge "$nirq" 20 "IRQ samples in 2 s at ${PERIOD_US} us"
+# Every thread sample has the IRQ sample of its seqnum, and every IRQ
+# sample but possibly the last (the run stopped before its thread ran)
+# has its thread sample.
+awk '{ print $3 }' /tmp/tl10_irq | sort -n >/tmp/tl10_si
+awk '{ print $3 }' /tmp/tl10_thr | sort -n >/tmp/tl10_st
+# not_in A B: lines of B not in A.
+not_in() {
+	awk 'NR == FNR { a[$1]; next } !($1 in a) { n++ } END { print n + 0 }' "$1" "$2"
+}
+unpaired=$(not_in /tmp/tl10_si /tmp/tl10_st)
+assert_eq "$unpaired" 0 "thread samples without their IRQ sample"
+lonely=$(not_in /tmp/tl10_st /tmp/tl10_si)
+assert_le "$lonely" 1 "IRQ samples without their thread sample"
+# seqnums count activations: consecutive from 1.
+assert_eq "$(head -n 1 /tmp/tl10_si)" 1 "first seqnum"
+assert_eq "$(tail -n 1 /tmp/tl10_si)" "$nirq" "last seqnum"
+# The period: activations in the window between the first and the last.
+exp=$(awk -v p=$PERIOD_US 'NR == 1 { f = $1 } { l = $1 }
+	END { printf "%d\n", (l - f) * 1e6 / p + 1 }' /tmp/tl10_irq)
+info "expected about $exp activations from the timestamps"
+assert_ge $((nirq * 100)) $((exp * 50)) "IRQ samples x100 against expected"
+assert_le $((nirq * 100)) $((exp * 110)) "IRQ samples x100 against expected"
+# A latency is never negative and under the period almost always: the
+# thread's is at least its IRQ's for the same seqnum.
+bad=$(awk 'NR == FNR { irq[$3] = $2; next }
+	($3 in irq) && $2 < irq[$3] { n++ } END { print n + 0 }' /tmp/tl10_irq /tmp/tl10_thr)
+assert_eq "$bad" 0 "thread latencies below their IRQ latency"
+exit 0

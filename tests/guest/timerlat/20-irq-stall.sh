@@ -1,0 +1,71 @@
+#!/bin/sh
+# timeout: 90
+# Injected hard-IRQ stalls (a hard hrtimer busy-waiting 30 ms) on the
+# measured CPU: for each one, the timerlat thread reports an activation
+# that expired inside the stall with a thread latency of at least the
+# stall minus one period, and an irq_noise local_timer of at least the
+# stall's length, starting at it, explains it.  Ground truth: the
+# expiry of the injector's timer (timer:hrtimer_expire_entry).  The
+# assertions are lower bounds located at each stall: TCG's own gaps can
+# only add latency elsewhere.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/engine/engine.sh"
+. "$OSN_TESTS/guest/timerlat/timerlat.sh"
+require_cpus 2
+[ -d "$(tfs events/irq_vectors/local_timer_entry)" ] || skip "no irq_vectors:local_timer tracepoint"
+inject_load
+PERIOD_US=2000
+DUR_US=30000
+COUNT=5
+tl_setup cpus=1 timerlat_period_us=$PERIOD_US
+eng_instance osn_tl20 timerlat_sample irq_noise
+i=$ENG_I
+echo 1 >"$i/events/timer/hrtimer_expire_entry/enable" || fail "enable hrtimer_expire_entry"
+echo 1 >"$i/tracing_on"
+tl_wait_threads 1
+sleep 0.3
+inject irq 1 $COUNT $DUR_US 300000
+done=$(inject_status done)
+info "$(inject_status)"
+sleep 0.2
+echo 0 >"$i/tracing_on"
+echo 0 >"$i/events/osn/enable"
+echo 0 >"$i/events/timer/hrtimer_expire_entry/enable"
+tl_wait_threads 0
+assert_eq "$done" $COUNT "injections done"
+
+grep '\[001\]' "$i/trace" >/tmp/tl20
+# For each ground-truth line (T): a thread sample whose expiry (its
+# timestamp minus its latency) lies in [T - 0.1 s, T + stall] and whose
+# latency is >= stall - period; an irq_noise local_timer starting in
+# [T - 10 ms, T] of duration >= stall.
+awk -v dur=$DUR_US -v per=$PERIOD_US "$ENG_AWK_FUNCS"'
+	/ hrtimer_expire_entry: .*function=inj_timer_fn/ { g++; G[g] = ts() }
+	/ timerlat_sample: .*context=1$/ {
+		t = ts(); l = $0; sub(/.*timer_latency=/, "", l); sub(/ .*/, "", l)
+		n++; TS[n] = t; LAT[n] = l + 0
+	}
+	/ irq_noise: local_timer:/ { sd(); m++; S[m] = s; D[m] = d }
+	END {
+		for (i = 1; i <= g; i++) {
+			thr = 0; irq = 0
+			for (j = 1; j <= n; j++) {
+				e = TS[j] - LAT[j] / 1e9
+				if (e >= G[i] - 0.1 && e <= G[i] + dur / 1e6 &&
+				    LAT[j] >= (dur - per) * 1000) thr = 1
+			}
+			for (j = 1; j <= m; j++)
+				if (S[j] >= G[i] - 0.01 && S[j] <= G[i] + 1e-4 &&
+				    D[j] >= dur * 1000) irq = 1
+			if (!thr) print "no thread latency for the stall at " G[i]
+			if (!irq) print "no irq_noise for the stall at " G[i]
+			nt += thr; ni += irq
+		}
+		print "stalls " g " explained_thread " nt " explained_irq " ni
+	}' /tmp/tl20 >/tmp/tl20_res
+cat /tmp/tl20_res
+set -- $(tail -n 1 /tmp/tl20_res)
+assert_eq "$2" $COUNT "ground-truth stalls seen"
+assert_eq "$4" $COUNT "stalls with a late thread sample"
+assert_eq "$6" $COUNT "stalls with their irq_noise"
+exit 0
