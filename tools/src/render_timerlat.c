@@ -4,6 +4,7 @@
  * histogram in rtla timerlat's layouts, their JSON, and the stop
  * analysis (see render.h).  Latencies are shown in whole us, as rtla.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "osn/osn_abi.h"
@@ -54,21 +55,45 @@ void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 			info->unmeasured);
 }
 
-/* Whether column (CPU @c, context @x) is shown: it has samples. */
-static bool shown(const struct osn_tlat_view *v, const struct osn_tlat_cpu *c,
-		  int x)
+/* hist's columns: (CPU, context) with samples, the shown contexts */
+struct columns {
+	size_t n;
+	const struct osn_tlat_stat **s;
+	int *cpu, *ctx;
+};
+
+static int columns_get(const struct osn_tlat_view *v, struct columns *c)
 {
-	return (x ? v->thread : v->irq) && c->ctx[x].count;
+	size_t max = v->ncpus * OSN_TLAT_NCTX;
+
+	c->n = 0;
+	c->s = calloc(max ? max : 1, sizeof(*c->s));
+	c->cpu = calloc(max ? max : 1, sizeof(*c->cpu));
+	c->ctx = calloc(max ? max : 1, sizeof(*c->ctx));
+	if (!c->s || !c->cpu || !c->ctx)
+		return -1;
+	for (size_t i = 0; i < v->ncpus; i++)
+		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
+			const struct osn_tlat_stat *s = &v->cpu[v->cpus[i]].ctx[x];
+
+			if (!(x ? v->thread : v->irq) || !s->count)
+				continue;
+			c->s[c->n] = s;
+			c->cpu[c->n] = v->cpus[i];
+			c->ctx[c->n++] = x;
+		}
+	return 0;
 }
 
-#define FOR_COLUMNS(v, c, x, s)						\
-	for (size_t i_ = 0; i_ < (v)->ncpus; i_++)			\
-		for (int x = 0, c_set_ = 1; x < OSN_TLAT_NCTX; x++, c_set_ = 1) \
-			for (const struct osn_tlat_cpu *c = &(v)->cpu[(v)->cpus[i_]]; \
-			     c_set_ && shown(v, c, x); c_set_ = 0)	\
-				for (const struct osn_tlat_stat *s = &c->ctx[x]; s; s = NULL)
+static void columns_free(struct columns *c)
+{
+	free(c->s);
+	free(c->cpu);
+	free(c->ctx);
+}
 
 static void hist_header(FILE *f, const struct osn_tlat_view *v,
+			const struct columns *c,
 			const struct osn_report_info *info)
 {
 	char elapsed[32];
@@ -78,32 +103,36 @@ static void hist_header(FILE *f, const struct osn_tlat_view *v,
 	fprintf(f, "# Duration: %s\n", elapsed);
 	if (!v->no_index)
 		fputs("Index", f);
-	for (size_t i = 0; i < v->ncpus; i++)
-		for (int x = 0; x < OSN_TLAT_NCTX; x++)
-			if (shown(v, &v->cpu[v->cpus[i]], x))
-				fprintf(f, "   %s-%03d", ctx_titles[x], v->cpus[i]);
+	for (size_t i = 0; i < c->n; i++)
+		fprintf(f, "   %s-%03d", ctx_titles[c->ctx[i]], c->cpu[i]);
 	fputc('\n', f);
 }
 
-static void hist_rows(FILE *f, const struct osn_tlat_view *v)
+static uint64_t bucket(const struct osn_tlat_stat *s, unsigned b)
+{
+	return s->buckets ? s->buckets[b] : 0;
+}
+
+static void hist_rows(FILE *f, const struct osn_tlat_view *v,
+		      const struct columns *c)
 {
 	for (unsigned b = 0; b < v->entries; b++) {
 		uint64_t total = 0;
 
-		FOR_COLUMNS(v, c, x, s)
-			total += s->buckets ? s->buckets[b] : 0;
+		for (size_t i = 0; i < c->n; i++)
+			total += bucket(c->s[i], b);
 		if (!total && !v->with_zeros)
 			continue;
 		if (!v->no_index)
 			fprintf(f, "%-6llu", (unsigned long long)(b * v->bucket_us));
-		FOR_COLUMNS(v, c, x, s)
-			fprintf(f, "%9llu ", (unsigned long long)
-				(s->buckets ? s->buckets[b] : 0));
+		for (size_t i = 0; i < c->n; i++)
+			fprintf(f, "%9llu ", (unsigned long long)bucket(c->s[i], b));
 		fputc('\n', f);
 	}
 }
 
-static void hist_summary(FILE *f, const struct osn_tlat_view *v)
+static void hist_summary(FILE *f, const struct osn_tlat_view *v,
+			 const struct columns *c)
 {
 	static const char *const labels[] = {
 		"over: ", "count:", "min:  ", "avg:  ", "max:  ",
@@ -114,10 +143,12 @@ static void hist_summary(FILE *f, const struct osn_tlat_view *v)
 			break;
 		if (!v->no_index)
 			fputs(labels[r], f);
-		FOR_COLUMNS(v, c, x, s) {
+		for (size_t i = 0; i < c->n; i++) {
+			const struct osn_tlat_stat *s = c->s[i];
 			uint64_t val[] = { s->over, s->count, s->min / 1000, 0,
 					   s->max / 1000 };
 
+			/* rtla's avg has 2 decimals */
 			if (r == 3)
 				fprintf(f, "%9.2f ", (double)s->sum / s->count / 1000);
 			else
@@ -130,10 +161,17 @@ static void hist_summary(FILE *f, const struct osn_tlat_view *v)
 void osn_render_tlat_hist(FILE *f, const struct osn_tlat_view *v,
 			  const struct osn_report_info *info)
 {
-	if (!v->no_header)
-		hist_header(f, v, info);
-	hist_rows(f, v);
-	hist_summary(f, v);
+	struct columns c;
+
+	if (columns_get(v, &c)) {
+		fputs("osn: out of memory\n", f);
+	} else {
+		if (!v->no_header)
+			hist_header(f, v, &c, info);
+		hist_rows(f, v, &c);
+		hist_summary(f, v, &c);
+	}
+	columns_free(&c);
 }
 
 static void json_ctx(struct osn_json *j, const struct osn_tlat_view *v,
