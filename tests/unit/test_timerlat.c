@@ -4,6 +4,7 @@
  * and the stop analysis.
  */
 #include "harness.h"
+#include "json_parse.h"
 #include "osn/osn_abi.h"
 #include "params.h"
 #include "parse_line.h"
@@ -258,6 +259,43 @@ TEST(analysis)
 	osn_ring_free(&r);
 }
 
+/* One JSON value: CPU 1's thread numbers in us, the stop's analysis. */
+TEST(json)
+{
+	struct osn_tlat_view v = {
+		.cpu = cpus, .cpus = cpu_ids, .ncpus = 2, .bucket_us = 1,
+		.entries = 10, .irq = true, .thread = true,
+	};
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	struct osn_tlat_aa aa = {
+		.cpu = 1, .seqnum = 7, .have_thread = true, .thread_ns = 300000,
+		.nparts = 1,
+		.parts = { { .type = OSN_E_IRQ, .id = 236, .name = "local_timer",
+			     .ns = 250000 } },
+	};
+	struct json_object *doc, *c, *x;
+	struct h_buf b;
+
+	fill();
+	osn_json_tlat(h_open(&b), &v, &in, &aa);
+	h_close(&b);
+	doc = h_json_parse(b.text);
+	CHECK(doc != NULL);
+	if (doc && json_object_object_get_ex(doc, "cpus", &c)) {
+		CHECK_EQ(json_object_array_length(c), 2);
+		c = json_object_array_get_idx(c, 1);
+		CHECK(json_object_object_get_ex(c, "thread", &x));
+		CHECK_EQ(json_object_get_int(json_object_object_get(x, "count")), 3);
+		CHECK(json_object_get_double(json_object_object_get(x, "max")) == 40.0);
+		CHECK_EQ(json_object_get_int(json_object_object_get(x, "over")), 1);
+	}
+	CHECK_HAS(b.text, "\"tool\": \"osn timerlat hist\"");
+	CHECK_HAS(b.text, "\"name\": \"local_timer\"");
+	CHECK_HAS(b.text, "\"irq_latency\": null");
+	json_object_put(doc);
+	free(b.text);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -267,6 +305,7 @@ int main(int argc, char **argv)
 	RUN(top_layout);
 	RUN(hist_layout);
 	RUN(analysis);
+	RUN(json);
 	osn_params_free(&p);
 	return h_done(argv[0]);
 }
