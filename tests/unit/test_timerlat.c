@@ -59,6 +59,10 @@ TEST(bad_options)
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-s 10"), -1);
 	CHECK_HAS(osn_last_err(), "-i and -T");
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-b 10"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), -1);
+	CHECK_STR(osn_last_err(), "-P is not an option of osn timerlat yet");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--report r.html"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--audit"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--no-irq --no-thread"), -1);
 	CHECK_HAS(osn_last_err(), "nothing to show");
 	CHECK_EQ(parse(OSN_CMD_TOP, "-i 5"), -1);

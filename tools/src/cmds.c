@@ -160,7 +160,8 @@ static const struct option tlat_hist_opts[] = {
 
 #define TLAT_HELP \
 "  timerlat: -p is timerlat's period (100..1000000 us, default 1000);\n" \
-"  -T is the thread's stop, not a threshold; -r, -s and -S do not apply.\n" \
+"  -T is the thread's stop, not a threshold; -r, -s, -S, -P, -C, --report\n" \
+"  and --audit do not apply.\n" \
 "  -i, --irq US               stop when an IRQ latency reaches US\n" \
 "  -T, --thread US            stop when a thread latency reaches US\n" \
 "  -a, --auto US              -i US -T US -t, as rtla timerlat\n"
@@ -199,6 +200,14 @@ static int tlat_opt(struct osn_params *p, int c, const char *arg)
 	case 'S':
 		return osn_err("-%c is not an option of osn timerlat (its stops are -i and -T)",
 			       c);
+	/* the run's parts that do not know the timerlat/N threads yet */
+	case 'P':
+	case 'C':
+		return osn_err("-%c is not an option of osn timerlat yet", c);
+	case OPT_REPORT:
+	case OPT_AUDIT:
+		return osn_err("--%s is not an option of osn timerlat yet",
+			       c == OPT_REPORT ? "report" : "audit");
 	}
 	return OPT_NOT_MINE;
 }
