@@ -3,8 +3,8 @@
 # osn timerlat top: a bad period is one error line, exit 1, nothing
 # changed; -c 1 -d 3 prints rtla's layout with one row, CPU 1's, whose
 # count is about d/period and whose IRQ and thread columns hold numbers
-# with min <= avg <= max, and thread >= IRQ; then every knob is back,
-# the mode osnoise again.
+# with min <= avg <= max, the thread's min >= the IRQ's; then every
+# knob is back, the mode osnoise again.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -44,7 +44,9 @@ assert_ge "$5" "$4" "IRQ max >= avg"
 assert_ge "$4" "$3" "IRQ avg >= min"
 assert_ge "$9" "$8" "thread max >= avg"
 assert_ge "$8" "$7" "thread avg >= min"
-assert_ge "$9" "$5" "thread max >= IRQ max"
+# an activation's thread latency includes its IRQ's (the last IRQ may
+# have no thread sample yet when the run ends: no such bound on max)
+assert_ge "$7" "$3" "thread min >= IRQ min"
 
 assert_eq "$(knobs)" "$before" "knobs after the run"
 assert_eq "$(cli_instances)" "" "instances after the run"
