@@ -4,7 +4,8 @@
 # changed; -c 1 -d 3 prints rtla's layout with one row, CPU 1's, whose
 # count is about d/period and whose IRQ and thread columns hold numbers
 # with min <= avg <= max, the thread's min >= the IRQ's; then every
-# knob is back, the mode osnoise again.
+# knob is back, the mode osnoise again, also after a SIGKILL and osn
+# cleanup.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -51,4 +52,16 @@ assert_ge "$7" "$3" "thread min >= IRQ min"
 assert_eq "$(knobs)" "$before" "knobs after the run"
 assert_eq "$(cli_instances)" "" "instances after the run"
 assert_eq "$(cat "$OSN_PARAMS/mode")" osnoise "mode after"
+
+# SIGKILL in the middle of a run: osn cleanup puts the mode and the
+# period back from the session's journal
+cli_start "$CLI_OUT/kill.txt" timerlat -c 1 -p 2000 -q
+wait_for 30 sh -c "grep -qx 2000 $OSN_PARAMS/timerlat_period_us" ||
+	{ cat "$CLI_LOG"; fail "the run did not set timerlat_period_us"; }
+assert_eq "$(cat "$OSN_PARAMS/mode")" timerlat "mode during the run"
+kill -KILL $CLI_PID
+wait $CLI_PID 2>/dev/null
+"$OSN" cleanup || fail "osn cleanup"
+assert_eq "$(knobs)" "$before" "knobs after SIGKILL and osn cleanup"
+assert_eq "$(cli_instances)" "" "instances after osn cleanup"
 exit 0
