@@ -93,6 +93,19 @@ static struct osn_event noise(enum osn_ev_type type, uint64_t start,
 	return e;
 }
 
+static struct osn_event cause(int cls, uint64_t start, int kind,
+			      const char *comm, int pid)
+{
+	struct osn_event e = { .type = OSN_E_CAUSE, .cpu = 1, .ts = start };
+
+	e.cause.cls = cls;
+	e.cause.start = start;
+	e.cause.kind = kind;
+	e.cause.origin_pid = pid;
+	snprintf(e.cause.origin_comm, sizeof(e.cause.origin_comm), "%s", comm);
+	return e;
+}
+
 static struct osn_tlat_cpu cpus[4];
 static uint64_t bk[4][2][10];
 static const int cpu_ids[] = { 0, 1 };
@@ -225,6 +238,7 @@ TEST(analysis)
 		noise(OSN_E_IRQ, 995000, 255000, 236, "local_timer"),
 		tl(1, 1250000, OSN_TLAT_CTX_IRQ, 250000, 7),
 		noise(OSN_E_SOFTIRQ, 1260000, 30000, 7, ""),
+		cause(OSN_CLASS_THREAD, 1290000, OSN_CAUSE_WAKEUP, "waker", 42),
 		noise(OSN_E_THREAD, 1290000, 5000, 77, "hog"),
 		tl(1, 1300000, OSN_TLAT_CTX_THREAD, 300000, 7),
 		noise(OSN_E_IRQ, 1400000, 1000, 236, "local_timer"),	/* after */
@@ -246,6 +260,9 @@ TEST(analysis)
 	CHECK_EQ(aa.parts[1].ns, 250000);	/* cut at the expiry */
 	CHECK_EQ(aa.parts[2].type, OSN_E_SOFTIRQ);
 	CHECK(!aa.parts[3].blocking && aa.parts[3].ns == 5000);
+	/* the woken thread's culprit; the blocking one had none */
+	CHECK(aa.parts[3].have_cause && !aa.parts[0].have_cause);
+	CHECK_STR(aa.parts[3].cause.origin_comm, "waker");
 	/* -i alone: the IRQ latency decides, the same activation */
 	CHECK_EQ(osn_tlat_analyze(&r, 1, 100000, 0, &aa), 0);
 	CHECK_EQ(aa.seqnum, 7);
@@ -259,6 +276,8 @@ TEST(analysis)
 	CHECK_HAS(b.text, "    hog:77");
 	CHECK_HAS(b.text, "  Thread latency:                          300.00 us (100.00 %)\n");
 	CHECK(!strstr(b.text, "virtio0"));
+	CHECK_HAS(b.text, "    hog:77                                   5.00 us\n"
+			  "      culprit: wakeup from waker:42\n");
 	free(b.text);
 	osn_ring_free(&r);
 }

@@ -300,6 +300,11 @@ static void aa_class(FILE *f, const struct osn_tlat_aa *aa,
 			snprintf(label, sizeof(label), "  %s:%d",
 				 p->name[0] ? p->name : "?", p->id);
 		us2(f, label, p->ns, 0);
+		if (p->have_cause)
+			fprintf(f, "      culprit: %s from %s:%d\n",
+				p->cause.kind >= 0 && p->cause.kind < OSN_CAUSE_NR ?
+				osn_cause_kind_names[p->cause.kind] : "?",
+				p->cause.origin_comm, p->cause.origin_pid);
 	}
 }
 

@@ -42,9 +42,26 @@ static uint64_t overlap(uint64_t s, uint64_t d, uint64_t lo, uint64_t hi)
 	return e > a ? e - a : 0;
 }
 
-static void add_part(struct osn_tlat_aa *aa, const struct osn_event *e,
-		     uint64_t ns)
+/* The culprit of noise @e (osn:noise_cause, same class and start). */
+static const struct osn_cause *find_cause(const struct osn_ring *ring,
+					  const struct osn_event *e)
 {
+	int cls = osn_event_class(e->type);
+
+	for (size_t i = 0; i < ring->len; i++) {
+		const struct osn_event *c = osn_ring_at(ring, i);
+
+		if (c->type == OSN_E_CAUSE && c->cause.cls == cls &&
+		    c->cause.start == e->noise.start)
+			return &c->cause;
+	}
+	return NULL;
+}
+
+static void add_part(struct osn_tlat_aa *aa, const struct osn_ring *ring,
+		     const struct osn_event *e, uint64_t ns)
+{
+	const struct osn_cause *cause;
 	bool blocking = e->type == OSN_E_THREAD && e->noise.start < aa->expiry;
 	struct osn_tlat_part *p;
 
@@ -64,6 +81,11 @@ static void add_part(struct osn_tlat_aa *aa, const struct osn_event *e,
 	memcpy(p->name, e->noise.name, sizeof(p->name));
 	p->ns = ns;
 	p->blocking = blocking;
+	cause = find_cause(ring, e);
+	if (cause) {
+		p->cause = *cause;
+		p->have_cause = true;
+	}
 }
 
 /* The latest activation over a limit: its samples' indexes in @ring. */
@@ -138,7 +160,7 @@ int osn_tlat_analyze(const struct osn_ring *ring, int cpu, uint64_t irq_ns,
 		ns = overlap(e->noise.start, e->noise.duration, aa->expiry, hi);
 		if (!ns)
 			continue;
-		add_part(aa, e, ns);
+		add_part(aa, ring, e, ns);
 	}
 	return 0;
 }

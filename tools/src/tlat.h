@@ -52,6 +52,9 @@ struct osn_tlat_part {
 	uint64_t ns;			/* its time inside the window */
 	/* a thread already running at the expiry: rtla's blocking thread */
 	bool blocking;
+	/* its first noise's culprit (osn:noise_cause), if one was read */
+	bool have_cause;
+	struct osn_cause cause;
 };
 
 #define OSN_TLAT_MAX_PARTS	32
