@@ -157,6 +157,8 @@ static struct osn_report_info info(enum osn_cmd cmd)
 
 	memset(&pp, 0, sizeof(pp));
 	pp.cmd = cmd;
+	pp.period_us = 1000000;
+	pp.tlat_period_us = 250;
 	i.params = &pp;
 	return i;
 }
@@ -315,6 +317,7 @@ TEST(json)
 	CHECK_HAS(b.text, "\"tool\": \"osn timerlat hist\"");
 	CHECK_HAS(b.text, "\"name\": \"local_timer\"");
 	CHECK_HAS(b.text, "\"irq_latency\": null");
+	CHECK_HAS(b.text, "\"period_us\": 250,");
 	json_object_put(doc);
 	free(b.text);
 }
