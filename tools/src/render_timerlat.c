@@ -326,6 +326,14 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 	aa_class(f, aa, OSN_E_IRQ, false, "IRQ interference:", total);
 	aa_class(f, aa, OSN_E_SOFTIRQ, false, "Softirq interference:", total);
 	aa_class(f, aa, OSN_E_THREAD, false, "Thread interference:", total);
+	/*
+	 * An IRQ stop turns tracing off in the timer's handler: a handler
+	 * it waited behind in the same interrupt ends after the stop.
+	 */
+	if (!aa->nparts)
+		fputs("  (no noise ended between the expiry and the stop: interrupts\n"
+		      "   were off, or the timer's IRQ waited behind a handler that\n"
+		      "   was still running at the stop)\n", f);
 	fputs("--------------------------------------------------------------------------------\n",
 	      f);
 	if (aa->have_thread)

@@ -6,6 +6,7 @@
 # analysis names CPU 1 and the injected IRQ (the hrtimer interrupt,
 # local_timer) with most of the stall as IRQ interference.  An attempt
 # stopped by an emulator gap (no local_timer in the analysis) is retried.
+# -a stops too, on the IRQ or the thread, and saves the trace.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -18,9 +19,10 @@ tl_running() { grep -q '^timerlat/' /proc/[0-9]*/comm 2>/dev/null; }
 PERIOD_US=10000
 T_US=250000
 
-attempt() {
-	cli_start "$CLI_OUT/stop.txt" timerlat -c 1 -p $PERIOD_US -T $T_US \
-		-d 60 -q
+# stall OPTS...: osn timerlat OPTS under one injected stall, to its end:
+# exit 2 with CPU 1's analysis
+stall() {
+	cli_start "$CLI_OUT/stop.txt" timerlat -c 1 -p $PERIOD_US -d 60 -q "$@"
 	wait_for 30 tl_running ||
 		{ cat "$CLI_LOG"; fail "no timerlat thread"; }
 	sleep 1
@@ -32,15 +34,20 @@ attempt() {
 	assert_eq "$RC" 2 "exit status"
 	grep -q '^## CPU 1 hit stop tracing, analyzing it ##$' "$t" ||
 		fail "no analysis of CPU 1"
-	grep -Eq '^ +local_timer:[0-9]+ ' "$t" || return 1
-	return 0
 }
-n=1
-until attempt; do
-	[ $n = 3 ] && fail "3 attempts stopped by emulator gaps"
-	retry_marker "attempt $n: stopped without the injected IRQ"
-	n=$((n + 1))
-done
+
+# run OPTS...: stall OPTS until the analysis names the injected IRQ
+# (local_timer), three times at most
+run() {
+	_try=1
+	until stall "$@"; grep -Eq '^ +local_timer:[0-9]+ ' "$t"; do
+		[ $_try = 3 ] && fail "3 attempts stopped by emulator gaps"
+		retry_marker "attempt $_try: stopped without the injected IRQ"
+		_try=$((_try + 1))
+	done
+}
+
+run -T $T_US
 set -- $(sed -n 's/^  1 #[0-9]* *|.*| *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\)$/\1/p' "$t")
 assert_ge "${1:-0}" $((STALL_US - PERIOD_US)) "CPU 1's max thread latency (us)"
 irq=$(sed -n 's/^ *IRQ interference: *\([0-9]*\)\..*/\1/p' "$t")
@@ -49,4 +56,15 @@ lat=$(sed -n 's/^ *Thread latency: *\([0-9]*\)\..*/\1/p' "$t")
 assert_ge "${lat:-0}" $T_US "analysed thread latency (us)"
 assert_eq "$(cat "$OSN_PARAMS/mode")" osnoise "mode after"
 assert_eq "$(cat "$OSN_PARAMS/stop_tracing_total_us")" 0 "thread stop after"
+
+# -a: the IRQ or the thread latency stops it, whichever the stall
+# delayed past the limit (the IRQ's own local_timer noise ends after an
+# IRQ stop: no culprit then); the stop's latency is at least the limit,
+# the trace is saved with the samples
+stall -t "$CLI_OUT/a.txt" -a $T_US
+lat=$(sed -n 's/^ *\(IRQ\|Thread\) latency: *\([0-9]*\)\..*(100.00 %)$/\2/p' "$t")
+assert_ge "${lat:-0}" $T_US "the stop's latency (us)"
+grep -q 'timerlat_sample: timer_latency=' "$CLI_OUT/a.txt" ||
+	fail "no timerlat_sample in the saved trace"
+assert_eq "$(cat "$OSN_PARAMS/stop_tracing_us")" 0 "IRQ stop after"
 exit 0
