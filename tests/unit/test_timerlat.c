@@ -278,6 +278,8 @@ TEST(analysis)
 	CHECK_HAS(b.text, "    hog:77");
 	CHECK_HAS(b.text, "  Thread latency:                          300.00 us (100.00 %)\n");
 	CHECK(!strstr(b.text, "virtio0"));
+	/* 300 us less the 295 us of noise */
+	CHECK_HAS(b.text, "  Not in any noise event:                    5.00 us (1.67 %)\n");
 	CHECK_HAS(b.text, "    hog:77                                   5.00 us\n"
 			  "      culprit: wakeup from waker:42\n");
 	free(b.text);

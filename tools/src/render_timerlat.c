@@ -310,7 +310,7 @@ static void aa_class(FILE *f, const struct osn_tlat_aa *aa,
 
 void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 {
-	uint64_t total;
+	uint64_t total, sum = 0;
 
 	if (!aa) {
 		fputs("osn hit stop tracing (no activation over the limit was read: see the saved trace)\n",
@@ -330,6 +330,11 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 	 * An IRQ stop turns tracing off in the timer's handler: a handler
 	 * it waited behind in the same interrupt ends after the stop.
 	 */
+	for (size_t i = 0; i < aa->nparts; i++)
+		sum += aa->parts[i].ns;
+	/* what no noise event covers: hardware, a hypervisor, an emulator */
+	if (aa->have_thread && total > sum)
+		us2(f, "Not in any noise event:", total - sum, total);
 	if (!aa->nparts)
 		fputs("  (no noise ended between the expiry and the stop: interrupts\n"
 		      "   were off, or the timer's IRQ waited behind a handler that\n"
