@@ -23,6 +23,7 @@ struct fld {
 
 #define U64(n)		{ "u64", n, 8, 0, false, false }
 #define INT(n)		{ "int", n, 4, 0, false, true }
+#define UINT(n)		{ "unsigned int", n, 4, 0, false, false }
 #define PID(n)		{ "pid_t", n, 4, 0, false, true }
 #define ULONG(n)	{ "unsigned long", n, sizeof(long), 0, false, false }
 #define COMM(n)		{ "char", n, 16, 16, false, false }
@@ -57,6 +58,8 @@ static const struct ev_spec specs[] = {
 	{ "noise_cause", 508,
 	  { COMM("origin_comm"), INT("kind"), INT("class"), U64("start"),
 	    ULONG("function"), INT("origin_cpu"), PID("origin_pid") } },
+	{ "timerlat_sample", 509,
+	  { U64("timer_latency"), UINT("seqnum"), INT("context") } },
 };
 
 /* How the formats differ from the module's. */

@@ -53,6 +53,8 @@ static void setup(void)
 	put(OSN_KNOB_STOP_TRACING_US, "0");
 	put(OSN_KNOB_STOP_TRACING_TOTAL_US, "0");
 	put(OSN_KNOB_OPTIONS, "OSNOISE_WORKLOAD NO_OSNOISE_IRQ_DISABLE");
+	put(OSN_KNOB_MODE, "osnoise");
+	put(OSN_KNOB_TIMERLAT_PERIOD_US, "1000");
 }
 
 static void teardown(void)

@@ -3,24 +3,14 @@
 #include "harness.h"
 #include "osn/osn_abi.h"
 #include "params.h"
+#include "parse_line.h"
 
 static struct osn_params p;
 
 /* Parse a space-separated command line (argv[0] = the command). */
 static int parse(enum osn_cmd cmd, const char *line)
 {
-	static char buf[1024];
-	char *argv[64];
-	int argc = 0;
-	char *tok, *save = NULL;
-
-	osn_params_free(&p);	/* the previous parse's actions */
-	snprintf(buf, sizeof(buf), "%s %s", osn_cmd_name(cmd), line);
-	for (tok = strtok_r(buf, " ", &save); tok && argc < 63;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	return osn_parse_args(cmd, argc, argv, 4, &p);
+	return parse_line(&p, cmd, osn_cmd_name(cmd), line);
 }
 
 TEST(defaults)

@@ -39,6 +39,8 @@ struct osn_cmd_desc {
 	bool until_stopped;
 	/* the module's options knob for the run; NULL: left alone */
 	const char *options;
+	/* the module's mode for the run (OSN_MODE_*); NULL: osnoise */
+	const char *mode;
 
 	/* output */
 	const char *title;		/* the text table's title */

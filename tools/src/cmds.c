@@ -142,6 +142,99 @@ static int monitor_opt(struct osn_params *p, int c, const char *arg)
 	return OPT_NOT_MINE;
 }
 
+/* ---- osn timerlat top, osn timerlat hist ------------------------------------ */
+
+static const struct option tlat_top_opts[] = {
+	{ "irq",		required_argument,	NULL, 'i' },
+	{ "thread",		required_argument,	NULL, 'T' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct option tlat_hist_opts[] = {
+	{ "irq",		required_argument,	NULL, 'i' },
+	{ "thread",		required_argument,	NULL, 'T' },
+	{ "no-irq",		no_argument,		NULL, OPT_NO_IRQ },
+	{ "no-thread",		no_argument,		NULL, OPT_NO_THREAD },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define TLAT_HELP \
+"  timerlat: -p is timerlat's period (100..1000000 us, default 1000);\n" \
+"  -T is the thread's stop, not a threshold; -r, -s, -S, -P, -C, --report\n" \
+"  and --audit do not apply.\n" \
+"  -i, --irq US               stop when an IRQ latency reaches US\n" \
+"  -T, --thread US            stop when a thread latency reaches US\n" \
+"  -a, --auto US              -i US -T US -t, as rtla timerlat\n"
+
+/* The stops in us, as rtla timerlat's -i/-T/-a. */
+static int tlat_opt(struct osn_params *p, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		if (osn_opt_u64("-p", arg, OSN_MAX_TIMERLAT_PERIOD_US, &v))
+			return OPT_ERR;
+		if (v < OSN_MIN_TIMERLAT_PERIOD_US)
+			return osn_err("-p %llu: timerlat's period must be %llu..%llu us",
+				       (unsigned long long)v,
+				       (unsigned long long)OSN_MIN_TIMERLAT_PERIOD_US,
+				       (unsigned long long)OSN_MAX_TIMERLAT_PERIOD_US);
+		p->tlat_period_us = v;
+		return OPT_OK;
+	case 'i':
+		return osn_opt_u64("-i", arg, 1000000000000ULL, &p->stop_us);
+	case 'T':
+		return osn_opt_u64("-T", arg, 1000000000000ULL,
+				   &p->stop_total_us);
+	case 'a':
+		if (osn_opt_u64("-a", arg, 1000000000000ULL, &p->stop_us))
+			return OPT_ERR;
+		p->stop_total_us = p->stop_us;
+		/* a -t before -a keeps its file; one after replaces this */
+		if (!p->trace_file)
+			p->trace_file = OSN_TRACE_FILE;
+		return OPT_OK;
+	case 'r':
+	case 's':
+	case 'S':
+		return osn_err("-%c is not an option of osn timerlat (its stops are -i and -T)",
+			       c);
+	/* the run's parts that do not know the timerlat/N threads yet */
+	case 'P':
+	case 'C':
+		return osn_err("-%c is not an option of osn timerlat yet", c);
+	case OPT_REPORT:
+	case OPT_AUDIT:
+		return osn_err("--%s is not an option of osn timerlat yet",
+			       c == OPT_REPORT ? "report" : "audit");
+	}
+	return OPT_NOT_MINE;
+}
+
+static int tlat_hist_opt(struct osn_params *p, int c, const char *arg)
+{
+	int r = tlat_opt(p, c, arg);
+
+	if (r != OPT_NOT_MINE)
+		return r;
+	switch (c) {
+	case OPT_NO_IRQ:
+		p->no_irq = true;
+		break;
+	case OPT_NO_THREAD:
+		p->no_thread = true;
+		break;
+	case OPT_CAUSES:
+		return osn_err("--causes is not an option of osn timerlat hist");
+	default:
+		return hist_opt(p, c, arg);
+	}
+	return p->no_irq && p->no_thread ?
+		osn_err("--no-irq and --no-thread leave nothing to show") :
+		OPT_OK;
+}
+
 const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 	[OSN_CMD_TOP] = {
 		.name = "top",
@@ -231,6 +324,47 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 		.runtime_pct = 100,
 		.until_stopped = true,
 		.nclasses = OSN_CLASS_NR,
+	},
+	[OSN_CMD_TLAT_TOP] = {
+		.name = "timerlat top",
+		.shortopts = "i:",
+		.longopts = tlat_top_opts,
+		.handle = tlat_opt,
+		.about =
+"  Per-CPU timer latency, refreshed every second, as rtla timerlat\n"
+"  top: a timerlat/N thread per CPU arms a timer every period; the\n"
+"  IRQ latency is the time from the timer's expiry to its handler,\n"
+"  the thread latency to the thread running (the module's\n"
+"  mode=timerlat, restored after the run).  osn timerlat = top.\n",
+		.help = TLAT_HELP,
+		.runtime_pct = 100,
+		.mode = OSN_MODE_TIMERLAT,
+		.title = "Timer Latency",
+		.json_tool = "osn timerlat top",
+		.nclasses = OSN_CLASS_NR,
+	},
+	[OSN_CMD_TLAT_HIST] = {
+		.name = "timerlat hist",
+		.shortopts = "i:b:E:",
+		.longopts = tlat_hist_opts,
+		.handle = tlat_hist_opt,
+		.about =
+"  Per-CPU histogram of the IRQ and thread timer latencies, as rtla\n"
+"  timerlat hist (the module's mode=timerlat, restored after the run).\n",
+		.help = TLAT_HELP
+"  -b, --bucket-size US       bucket size (default 1)\n"
+"  -E, --entries N            number of buckets (default 256)\n"
+"      --no-irq               no IRQ columns\n"
+"      --no-thread            no thread columns\n"
+"      --no-header            no header lines\n"
+"      --no-summary           no count/min/avg/max rows\n"
+"      --no-index             no index column\n"
+"      --with-zeros           print empty buckets too\n",
+		.runtime_pct = 100,
+		.mode = OSN_MODE_TIMERLAT,
+		.json_tool = "osn timerlat hist",
+		.nclasses = OSN_CLASS_NR,
+		.hist_config = true,
 	},
 };
 

@@ -19,6 +19,7 @@ static const char *const ev_names[OSN_E_NR] = {
 	[OSN_E_NMI] = OSN_EV_NMI_NOISE,
 	[OSN_E_STOP] = OSN_EV_STOP,
 	[OSN_E_CAUSE] = OSN_EV_NOISE_CAUSE,
+	[OSN_E_TLAT] = OSN_EV_TIMERLAT_SAMPLE,
 };
 
 /* A field the CLI reads: where its pointer goes in struct osn_fields. */
@@ -80,6 +81,10 @@ static const struct field_ref field_refs[] = {
 	NUM(OSN_E_CAUSE, OSN_F_ORIGIN_CPU, cause.origin_cpu),
 	NUM(OSN_E_CAUSE, OSN_F_ORIGIN_PID, cause.origin_pid),
 	STR(OSN_E_CAUSE, OSN_F_ORIGIN_COMM, cause.origin_comm),
+
+	NUM(OSN_E_TLAT, OSN_F_TIMER_LATENCY, tlat.latency),
+	NUM(OSN_E_TLAT, OSN_F_SEQNUM, tlat.seqnum),
+	NUM(OSN_E_TLAT, OSN_F_CONTEXT, tlat.context),
 };
 
 /* What tep_read_number_field() reads: one integer of 1, 2, 4 or 8 bytes. */
@@ -245,6 +250,11 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 		break;
 	case OSN_E_CAUSE:
 		decode_cause(d, record, ev);
+		break;
+	case OSN_E_TLAT:
+		ev->tlat.latency = num(d->f.tlat.latency, record);
+		ev->tlat.seqnum = (unsigned)num(d->f.tlat.seqnum, record);
+		ev->tlat.context = (int)num(d->f.tlat.context, record);
 		break;
 	default:
 		return -1;

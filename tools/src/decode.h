@@ -52,12 +52,17 @@ struct osn_cause_fields {
 	struct tep_format_field *origin_cpu, *origin_pid, *origin_comm;
 };
 
+struct osn_tlat_fields {
+	struct tep_format_field *latency, *seqnum, *context;
+};
+
 struct osn_fields {
 	struct osn_sample_fields sample;
 	struct osn_threshold_fields thr;
 	struct osn_noise_fields noise[OSN_E_NR];	/* by OSN_E_* */
 	struct osn_stop_fields stop;
 	struct osn_cause_fields cause;
+	struct osn_tlat_fields tlat;
 };
 
 struct osn_decoder {

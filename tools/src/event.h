@@ -21,6 +21,7 @@ enum osn_ev_type {
 	OSN_E_NMI,		/* osn:nmi_noise */
 	OSN_E_STOP,		/* osn:stop */
 	OSN_E_CAUSE,		/* osn:noise_cause */
+	OSN_E_TLAT,		/* osn:timerlat_sample (mode=timerlat) */
 	OSN_E_NR
 };
 
@@ -63,6 +64,11 @@ struct osn_event {
 			uint64_t value, threshold;	/* ns */
 		} stop;
 		struct osn_cause cause;	/* OSN_E_CAUSE */
+		struct {		/* OSN_E_TLAT */
+			uint64_t latency;	/* ns from the timer's expiry */
+			unsigned seqnum;	/* activation, shared by contexts */
+			int context;		/* OSN_TLAT_CTX_* */
+		} tlat;
 	};
 };
 

@@ -19,6 +19,8 @@ const char * const osn_knob_names[OSN_NR_KNOBS] = {
 	[OSN_K_STOP]		= OSN_KNOB_STOP_TRACING_US,
 	[OSN_K_STOP_TOTAL]	= OSN_KNOB_STOP_TRACING_TOTAL_US,
 	[OSN_K_OPTIONS]		= OSN_KNOB_OPTIONS,
+	[OSN_K_MODE]		= OSN_KNOB_MODE,
+	[OSN_K_TLAT_PERIOD]	= OSN_KNOB_TIMERLAT_PERIOD_US,
 };
 
 void osn_knobs_init(struct osn_knobs *k, const char *dir)
@@ -57,6 +59,9 @@ int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
 	return 0;
 }
 
+/* errno of the last failed write, for osn_knobs_set_mode() */
+static int last_write_errno;
+
 int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
 		   const char *val)
 {
@@ -76,6 +81,7 @@ int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
 		n = -1;
 		e = errno;
 	}
+	last_write_errno = n < 0 ? e : EIO;
 	if (n < 0 || (size_t)n != len)
 		return osn_err("the module rejected %s=%s: %s",
 			       osn_knob_names[id], val,
@@ -123,6 +129,19 @@ int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
 			return -1;
 	}
 	return 0;
+}
+
+int osn_knobs_set_mode(struct osn_knobs *k, const char *mode)
+{
+	/* the module stops a run asynchronously: 2 s at most */
+	for (int i = 0; i < 200; i++) {
+		if (!osn_knobs_set(k, OSN_K_MODE, mode))
+			return 0;
+		if (last_write_errno != EBUSY)
+			return -1;
+		usleep(10000);
+	}
+	return -1;
 }
 
 static void restore_one(struct osn_knobs *k, enum osn_knob_id id, char *first)
@@ -185,6 +204,13 @@ int osn_knobs_restore(struct osn_knobs *k)
 	if (options_last)
 		restore_one(k, OSN_K_OPTIONS, first);
 	restore_one(k, OSN_K_CPUS, first);
+	restore_one(k, OSN_K_TLAT_PERIOD, first);
+	if (k->changed[OSN_K_MODE] && k->have_saved[OSN_K_MODE]) {
+		if (osn_knobs_set_mode(k, k->saved[OSN_K_MODE]))
+			osn_err_keep_first(first);
+		else
+			k->changed[OSN_K_MODE] = false;
+	}
 	return first[0] ? osn_err("%s", first) : 0;
 }
 

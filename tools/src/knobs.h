@@ -21,6 +21,8 @@ enum osn_knob_id {
 	OSN_K_STOP,
 	OSN_K_STOP_TOTAL,
 	OSN_K_OPTIONS,			/* every option, as it reads back */
+	OSN_K_MODE,			/* osnoise or timerlat */
+	OSN_K_TLAT_PERIOD,		/* timerlat_period_us */
 	OSN_NR_KNOBS
 };
 
@@ -51,6 +53,11 @@ int osn_knobs_save(struct osn_knobs *k);
 /* Set a knob (no write when it already has that value); marks it changed. */
 int osn_knobs_set(struct osn_knobs *k, enum osn_knob_id id, const char *val);
 /*
+ * Set the mode knob; while the module still stops a run of the other mode
+ * (-EBUSY: the events were just disabled), retry for up to 2 s.
+ */
+int osn_knobs_set_mode(struct osn_knobs *k, const char *mode);
+/*
  * Set period and runtime in an order the module accepts whatever the
  * current values are (runtime <= period holds after each write).
  */
@@ -59,7 +66,9 @@ int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
 /*
  * Write back every changed knob: stop knobs first (so nothing stops while
  * restoring), then threshold, period/runtime and options in the order the
- * module accepts (runtime_us > 1 s only without an atomic option), cpus.  Continues after an
+ * module accepts (runtime_us > 1 s only without an atomic option), cpus,
+ * timerlat's period and, last, the mode (retried while the run that the
+ * removed instances ended is still stopping: -EBUSY).  Continues after an
  * error; returns -1 if any write failed (the last error is the first).
  */
 int osn_knobs_restore(struct osn_knobs *k);

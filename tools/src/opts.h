@@ -31,6 +31,8 @@ enum {
 	OPT_TEXTFILE,
 	OPT_LISTEN,
 	OPT_INTERVAL,
+	OPT_NO_IRQ,
+	OPT_NO_THREAD,
 };
 
 /* What an option handler did with an option. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | monitor |
+ * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | monitor | timerlat |
  * upstream | audit | cleanup.
  */
 #include <errno.h>
@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	      "  hist      per-CPU histogram of the noise samples\n"
 	      "  hwnoise   top with interrupts disabled: hardware and NMI noise\n"
 	      "  monitor   Prometheus metrics of the noise, until stopped\n"
+	      "  timerlat  [top|hist] timer latency of a thread per CPU, as rtla\n"
 	      "  upstream  a saved trace with osn:sample as the osnoise tracer's lines\n"
 	      "  audit     check how well the CPUs are isolated from noise\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
@@ -122,6 +123,17 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], osn_cmd_name(tools[i]->cmd)))
 			return osn_tool_main(tools[i], argc - 1, argv + 1,
 					     nr_cpus);
+	/* osn timerlat [top|hist]: as rtla, no mode (or an option) is top */
+	if (!strcmp(argv[1], "timerlat")) {
+		if (argc > 2 && !strcmp(argv[2], "hist"))
+			return osn_tool_main(&osn_tlat_hist_ops, argc - 2,
+					     argv + 2, nr_cpus);
+		if (argc > 2 && !strcmp(argv[2], "top"))
+			return osn_tool_main(&osn_tlat_top_ops, argc - 2,
+					     argv + 2, nr_cpus);
+		return osn_tool_main(&osn_tlat_top_ops, argc - 1, argv + 1,
+				     nr_cpus);
+	}
 	if (!strcmp(argv[1], "upstream"))
 		return upstream_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit"))
@@ -137,7 +149,7 @@ int main(int argc, char **argv)
 		printf("osn " OSN_VERSION "\n");
 		return 0;
 	}
-	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, monitor, upstream, audit or cleanup)\n",
+	fprintf(stderr, "osn: unknown command '%s' (osn top, hist, hwnoise, monitor, timerlat, upstream, audit or cleanup)\n",
 		argv[1]);
 	return 1;
 }

@@ -9,5 +9,7 @@ extern const struct osn_tool_ops osn_top_ops;
 extern const struct osn_tool_ops osn_hist_ops;
 extern const struct osn_tool_ops osn_hwnoise_ops;
 extern const struct osn_tool_ops osn_monitor_ops;
+extern const struct osn_tool_ops osn_tlat_top_ops;
+extern const struct osn_tool_ops osn_tlat_hist_ops;
 
 #endif

@@ -28,7 +28,7 @@ struct parse {
 };
 
 #define COMMON_SHORTOPTS	"a:c:C::d:De:hH:p:P:qr:s:S:t::T:"
-#define MAX_LONGOPTS		64
+#define MAX_LONGOPTS		80
 
 static const struct option common_opts[] = {
 	{ "auto",		required_argument,	NULL, 'a' },
@@ -295,6 +295,11 @@ const char *osn_cmd_name(enum osn_cmd cmd)
 	return osn_cmds[cmd].name;
 }
 
+uint64_t osn_params_period_us(const struct osn_params *p)
+{
+	return osn_cmds[p->cmd].mode ? p->tlat_period_us : p->period_us;
+}
+
 /* ---- parsing ---------------------------------------------------------------- */
 
 /*
@@ -311,7 +316,7 @@ static void merge_longopts(struct option *out)
 	for (int i = 0; i < OSN_NR_CMDS; i++) {
 		bool seen = false;
 
-		for (int k = 0; k < i; k++)	/* hwnoise shares top's */
+		for (int k = 0; k < i; k++)	/* hwnoise shares top's, ... */
 			seen |= osn_cmds[k].longopts == osn_cmds[i].longopts;
 		for (const struct option *o = osn_cmds[i].longopts;
 		     !seen && o->name && n < MAX_LONGOPTS - 1; o++)
@@ -392,6 +397,7 @@ static void set_defaults(struct osn_params *p, enum osn_cmd cmd)
 	p->bucket_us = 1;
 	p->entries = 256;
 	p->causes_max = 5;
+	p->tlat_period_us = OSN_DEFAULT_TIMERLAT_PERIOD_US;
 	if (osn_cmds[cmd].defaults)
 		osn_cmds[cmd].defaults(p);
 }

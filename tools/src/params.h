@@ -26,6 +26,8 @@ enum osn_cmd {
 	OSN_CMD_HIST,
 	OSN_CMD_HWNOISE,		/* top with interrupts off (rtla hwnoise) */
 	OSN_CMD_MONITOR,		/* Prometheus metrics, until stopped */
+	OSN_CMD_TLAT_TOP,		/* osn timerlat [top] */
+	OSN_CMD_TLAT_HIST,		/* osn timerlat hist */
 	OSN_NR_CMDS
 };
 
@@ -80,6 +82,10 @@ struct osn_params {
 	const char *listen;		/* --listen ADDR:PORT; NULL = off */
 	uint64_t interval_s;		/* --interval: textfile rewrite */
 
+	/* timerlat */
+	uint64_t tlat_period_us;	/* -p: timerlat_period_us */
+	bool no_irq, no_thread;		/* hist --no-irq, --no-thread */
+
 	/* hist */
 	uint64_t bucket_us;		/* -b */
 	unsigned entries;		/* -E */
@@ -101,5 +107,7 @@ void osn_params_free(struct osn_params *p);
 
 void osn_usage(enum osn_cmd cmd, FILE *f);
 const char *osn_cmd_name(enum osn_cmd cmd);
+/* The length of the command's period: -p (timerlat's or the workload's). */
+uint64_t osn_params_period_us(const struct osn_params *p);
 
 #endif

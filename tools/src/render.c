@@ -282,7 +282,8 @@ static void json_config(struct osn_json *j, const struct osn_report_info *info)
 	osn_json_obj_begin(j);
 	osn_json_kstr(j, "cpus", info->cpus_str ? info->cpus_str : "");
 	if (p) {
-		osn_json_ku64(j, "period_us", p->period_us);
+		/* timerlat: its own period */
+		osn_json_ku64(j, "period_us", osn_params_period_us(p));
 		osn_json_ku64(j, "runtime_us", p->runtime_us);
 		osn_json_ku64(j, "threshold_us", info->threshold_us);
 		osn_json_ku64(j, "stop_us", p->stop_us);

@@ -73,6 +73,20 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 void osn_json_hist(FILE *f, const struct osn_hist *h,
 		   const struct osn_report_info *info);
 
+/* osn timerlat (tlat.h): top's table, hist's histogram, their JSON */
+struct osn_tlat_view;
+struct osn_tlat_aa;
+void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
+			 const struct osn_report_info *info);
+void osn_render_tlat_hist(FILE *f, const struct osn_tlat_view *v,
+			  const struct osn_report_info *info);
+/* @aa: the stop's analysis, or NULL */
+void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
+		   const struct osn_report_info *info,
+		   const struct osn_tlat_aa *aa);
+/* rtla's "## CPU N hit stop tracing, analyzing it ##"; @aa NULL: none */
+void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa);
+
 /* "osn hit stop tracing" and the explanation. */
 void osn_render_stop(FILE *f, const struct osn_explanation *x);
 void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x);

@@ -37,6 +37,8 @@ struct osn_final_report {
 	void (*table)(struct osn_tool *t);
 	/* its text of --causes (to t->out.text) */
 	void (*causes)(struct osn_tool *t, const struct osn_report_info *info);
+	/* its text of a stop (to t->out.text); NULL: the osnoise one */
+	void (*stop)(struct osn_tool *t);
 	/* its JSON */
 	void (*json)(FILE *f, struct osn_tool *t,
 		     const struct osn_report_info *info);

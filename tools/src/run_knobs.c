@@ -89,8 +89,23 @@ int osn_run_knobs_write(struct osn_tool *t)
 {
 	struct osn_knobs *k = &t->session.knobs;
 	const char *opts = run_options(t);
+	const char *mode = osn_cmd_desc(t->p->cmd)->mode;
 	char v[32];
 
+	/*
+	 * The mode first: the module takes it only while no run is active,
+	 * and osn's instances enable their events after this.  Every
+	 * command sets it, so that a timerlat left behind cannot leave
+	 * osn top without samples.
+	 */
+	if (osn_knobs_set_mode(k, mode ? mode : OSN_MODE_OSNOISE))
+		return -1;
+	if (mode) {
+		snprintf(v, sizeof(v), "%llu",
+			 (unsigned long long)t->p->tlat_period_us);
+		if (osn_knobs_set(k, OSN_K_TLAT_PERIOD, v))
+			return -1;
+	}
 	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
 	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||
 	    osn_knobs_set(k, OSN_K_CPUS, t->cpus_str) ||

@@ -104,11 +104,13 @@ int osn_run_final_report(struct osn_tool *t, const struct osn_final_report *r)
 	osn_tool_report_info(t, &info);
 	if (text)
 		r->table(t);
-	if (t->stopped)
+	if (t->stopped && r->stop)
+		r->stop(t);
+	else if (t->stopped)
 		osn_render_stop(t->out.text, info.why);
 	if (info.sources && text)
 		osn_render_advice(t->out.text, info.sources);
-	if (info.causes && text)
+	if (info.causes && text && r->causes)
 		r->causes(t, &info);
 	else if (info.events_lost && t->out.json_stdout &&
 		 (r->lost_after_stop || !t->stopped))

@@ -63,8 +63,13 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 {
 	struct osn_tool *t = ctx;
 
+	/* a period: osnoise's summary, or a timerlat activation's end */
+	bool period = ev->type == OSN_E_SAMPLE ||
+		(ev->type == OSN_E_TLAT &&
+		 ev->tlat.context == OSN_TLAT_CTX_THREAD);
+
 	osn_run_stop_event(t, ev);
-	if (ev->type == OSN_E_SAMPLE)
+	if (period)
 		t->periods_seen++;
 	if (!t->collecting || !osn_cpuset_isset(&t->measured, ev->cpu))
 		return;
@@ -72,7 +77,7 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 	if (t->period_goal) {
 		if (t->cpu_periods[ev->cpu] >= t->period_goal)
 			return;
-		if (ev->type == OSN_E_SAMPLE)
+		if (period)
 			t->cpu_periods[ev->cpu]++;
 	}
 	if (t->causes)
@@ -289,14 +294,13 @@ static int warm_up(struct osn_tool *t)
  */
 static int set_period_goal(struct osn_tool *t)
 {
-	uint64_t d_us;
+	uint64_t d_us, period_us = osn_params_period_us(t->p);
 
-	if (!t->p->duration_s || !t->p->period_us)
+	if (!t->p->duration_s || !period_us)
 		return 0;
 	d_us = t->p->duration_s > UINT64_MAX / 1000000ULL ? UINT64_MAX :
 		t->p->duration_s * 1000000ULL;
-	t->period_goal = d_us / t->p->period_us +
-			 (d_us % t->p->period_us != 0);
+	t->period_goal = d_us / period_us + (d_us % period_us != 0);
 	t->cpu_periods = calloc(t->nr_cpus, sizeof(*t->cpu_periods));
 	if (!t->cpu_periods)
 		return osn_err("out of memory");
@@ -352,7 +356,8 @@ static int collect_tick(struct osn_tool *t)
 static int drain_periods(struct osn_tool *t, uint64_t now, uint64_t end,
 			 uint64_t *next_tick)
 {
-	uint64_t limit = end + t->p->period_us * 1000ULL + DRAIN_GRACE_NS;
+	uint64_t limit = end + osn_params_period_us(t->p) * 1000ULL +
+			 DRAIN_GRACE_NS;
 	size_t i;
 
 	if (read_instance(t))

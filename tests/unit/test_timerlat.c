@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * osn timerlat top/hist: option parsing, the numbers, the rtla layouts
+ * and the stop analysis.
+ */
+#include "harness.h"
+#include "json_parse.h"
+#include "osn/osn_abi.h"
+#include "params.h"
+#include "parse_line.h"
+#include "render.h"
+#include "tlat.h"
+
+static struct osn_params p;
+
+/* "osn timerlat ..." (argv[0] is the word before the options) */
+static int parse(enum osn_cmd cmd, const char *line)
+{
+	return parse_line(&p, cmd, "timerlat", line);
+}
+
+TEST(options)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, ""), 0);
+	CHECK_EQ(p.tlat_period_us, OSN_DEFAULT_TIMERLAT_PERIOD_US);
+	CHECK_EQ(osn_params_period_us(&p), OSN_DEFAULT_TIMERLAT_PERIOD_US);
+	CHECK_EQ(p.stop_us, 0);
+	CHECK_EQ(p.stop_total_us, 0);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 250 -i 40 -T 80 -c 1 -d 3 -q"), 0);
+	CHECK_EQ(p.tlat_period_us, 250);
+	CHECK_EQ(p.period_us, OSN_DEFAULT_PERIOD_US);	/* osnoise's: untouched */
+	CHECK_EQ(p.stop_us, 40);
+	CHECK_EQ(p.stop_total_us, 80);
+	CHECK_EQ(p.threshold_us, 0);	/* -T is the thread's stop here */
+	CHECK(p.quiet && p.have_cpus);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--irq 5 --thread 6"), 0);
+	CHECK_EQ(p.stop_us, 5);
+	CHECK_EQ(p.stop_total_us, 6);
+	/* -a: both stops and the trace, a -t before it keeps its file */
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-a 30"), 0);
+	CHECK_EQ(p.stop_us, 30);
+	CHECK_EQ(p.stop_total_us, 30);
+	CHECK_STR(p.trace_file, OSN_TRACE_FILE);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-tmine.txt -a 30"), 0);
+	CHECK_STR(p.trace_file, "mine.txt");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-b 10 -E 20 --no-irq --with-zeros"),
+		 0);
+	CHECK_EQ(p.bucket_us, 10);
+	CHECK_EQ(p.entries, 20);
+	CHECK(p.no_irq && !p.no_thread && p.with_zeros);
+}
+
+TEST(bad_options)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 50"), -1);
+	CHECK_STR(osn_last_err(), "-p 50: timerlat's period must be 100..1000000 us");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 1000001"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 100"), 0);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-s 10"), -1);
+	CHECK_HAS(osn_last_err(), "-i and -T");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-b 10"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), -1);
+	CHECK_STR(osn_last_err(), "-P is not an option of osn timerlat yet");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--report r.html"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--audit"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--no-irq --no-thread"), -1);
+	CHECK_HAS(osn_last_err(), "nothing to show");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-i 5"), -1);
+	CHECK_STR(osn_last_err(), "-i is an option of osn timerlat top");
+}
+
+static struct osn_event tl(int cpu, uint64_t ts, int ctx, uint64_t lat_ns,
+			   unsigned seq)
+{
+	struct osn_event e = { .type = OSN_E_TLAT, .cpu = cpu, .ts = ts };
+
+	e.tlat.context = ctx;
+	e.tlat.latency = lat_ns;
+	e.tlat.seqnum = seq;
+	return e;
+}
+
+static struct osn_event noise(enum osn_ev_type type, uint64_t start,
+			      uint64_t dur, int id, const char *name)
+{
+	struct osn_event e = { .type = type, .cpu = 1 };
+
+	e.ts = start + dur;
+	e.noise.start = start;
+	e.noise.duration = dur;
+	e.noise.id = id;
+	snprintf(e.noise.name, sizeof(e.noise.name), "%s", name);
+	return e;
+}
+
+static struct osn_event cause(int cls, uint64_t start, int kind,
+			      const char *comm, int pid)
+{
+	struct osn_event e = { .type = OSN_E_CAUSE, .cpu = 1, .ts = start };
+
+	e.cause.cls = cls;
+	e.cause.start = start;
+	e.cause.kind = kind;
+	e.cause.origin_pid = pid;
+	snprintf(e.cause.origin_comm, sizeof(e.cause.origin_comm), "%s", comm);
+	return e;
+}
+
+static struct osn_tlat_cpu cpus[4];
+static uint64_t bk[4][2][10];
+static const int cpu_ids[] = { 0, 1 };
+
+/* CPU 1: IRQ 1,3,8 us; thread 5,9,40 us (40 over -E 10 of 1 us) */
+static void fill(void)
+{
+	static const uint64_t irq[] = { 1000, 3500, 8000 };
+	static const uint64_t thr[] = { 5000, 9999, 40000 };
+	struct osn_event e;
+
+	memset(cpus, 0, sizeof(cpus));
+	memset(bk, 0, sizeof(bk));
+	for (int c = 0; c < 4; c++)
+		for (int x = 0; x < 2; x++)
+			cpus[c].ctx[x].buckets = bk[c][x];
+	for (int i = 0; i < 3; i++) {
+		e = tl(1, 0, OSN_TLAT_CTX_IRQ, irq[i], i + 1);
+		osn_tlat_add(&cpus[1], &e, 1, 10);
+		e = tl(1, 0, OSN_TLAT_CTX_THREAD, thr[i], i + 1);
+		osn_tlat_add(&cpus[1], &e, 1, 10);
+	}
+	e = tl(1, 0, OSN_TLAT_CTX_USER_RET, 1, 1);	/* not shown */
+	osn_tlat_add(&cpus[1], &e, 1, 10);
+}
+
+TEST(stats)
+{
+	const struct osn_tlat_stat *s;
+
+	fill();
+	s = &cpus[1].ctx[OSN_TLAT_CTX_THREAD];
+	CHECK_EQ(s->count, 3);
+	CHECK_EQ(s->min, 5000);	/* exact, not a bucket's floor */
+	CHECK_EQ(s->max, 40000);
+	CHECK_EQ(s->sum, 54999);
+	CHECK_EQ(s->cur, 40000);
+	CHECK_EQ(s->buckets[5], 1);
+	CHECK_EQ(s->buckets[9], 1);
+	CHECK_EQ(s->over, 1);
+	CHECK_EQ(cpus[1].ctx[OSN_TLAT_CTX_IRQ].buckets[3], 1);
+	CHECK_EQ(cpus[0].ctx[0].count, 0);
+}
+
+static struct osn_report_info info(enum osn_cmd cmd)
+{
+	static struct osn_params pp;
+	struct osn_report_info i = { .elapsed_s = 3723 };
+
+	memset(&pp, 0, sizeof(pp));
+	pp.cmd = cmd;
+	pp.period_us = 1000000;
+	pp.tlat_period_us = 250;
+	i.params = &pp;
+	return i;
+}
+
+TEST(top_layout)
+{
+	struct osn_tlat_view v = { .cpu = cpus, .cpus = cpu_ids, .ncpus = 2 };
+	struct osn_report_info in = info(OSN_CMD_TLAT_TOP);
+	struct h_buf b;
+
+	fill();
+	osn_render_tlat_top(h_open(&b), &v, &in);
+	h_close(&b);
+	/* CPU 0 has no sample: hidden, as rtla */
+	CHECK_STR(b.text,
+		  "                                     Timer Latency\n"
+		  "  0 01:02:03   |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)\n"
+		  "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max\n"
+		  "  1 #3         |        8         1         4         8 |       40         5        18        40\n");
+	free(b.text);
+}
+
+TEST(hist_layout)
+{
+	struct osn_tlat_view v = {
+		.cpu = cpus, .cpus = cpu_ids, .ncpus = 2, .bucket_us = 1,
+		.entries = 10, .irq = true, .thread = true,
+	};
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	struct h_buf b;
+
+	fill();
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_STR(b.text,
+		  "# osn timerlat histogram\n"
+		  "# Time unit is microseconds (us)\n"
+		  "# Duration:   0 01:02:03\n"
+		  "Index   IRQ-001   Thr-001\n"
+		  "1             1         0 \n"
+		  "3             1         0 \n"
+		  "5             0         1 \n"
+		  "8             1         0 \n"
+		  "9             0         1 \n"
+		  "over:         0         1 \n"
+		  "count:        3         3 \n"
+		  "min:          1         5 \n"
+		  "avg:       4.17     18.33 \n"
+		  "max:          8        40 \n");
+	free(b.text);
+	v.irq = false;
+	v.no_summary = true;
+	v.no_header = true;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_STR(b.text,
+		  "5             1 \n"
+		  "9             1 \n"
+		  "over:         1 \n");
+	free(b.text);
+}
+
+/*
+ * CPU 1: activation 7's timer expires at 1000000 and its thread runs
+ * 300 us late, behind a 250 us IRQ that began before the expiry, a
+ * softirq and the thread that was running; activation 6 and noise
+ * outside the window do not count.
+ */
+TEST(analysis)
+{
+	struct osn_ring r;
+	struct osn_tlat_aa aa;
+	struct h_buf b;
+	struct osn_event ev[] = {
+		tl(1, 900000, OSN_TLAT_CTX_IRQ, 2000, 6),
+		tl(1, 903000, OSN_TLAT_CTX_THREAD, 5000, 6),
+		noise(OSN_E_IRQ, 905000, 3000, 33, "virtio0"),	/* before */
+		noise(OSN_E_THREAD, 990000, 20000, 77, "hog"),	/* blocking */
+		noise(OSN_E_IRQ, 995000, 255000, 236, "local_timer"),
+		tl(1, 1250000, OSN_TLAT_CTX_IRQ, 250000, 7),
+		noise(OSN_E_SOFTIRQ, 1260000, 30000, 7, ""),
+		cause(OSN_CLASS_THREAD, 1290000, OSN_CAUSE_WAKEUP, "waker", 42),
+		noise(OSN_E_THREAD, 1290000, 5000, 77, "hog"),
+		tl(1, 1300000, OSN_TLAT_CTX_THREAD, 300000, 7),
+		noise(OSN_E_IRQ, 1400000, 1000, 236, "local_timer"),	/* after */
+	};
+
+	CHECK_EQ(osn_ring_init(&r, 64), 0);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 0, 100000, &aa), -1);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		osn_ring_push(&r, &ev[i]);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 0, 400000, &aa), -1);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 0, 100000, &aa), 0);
+	CHECK_EQ(aa.seqnum, 7);
+	CHECK(aa.have_irq && aa.have_thread);
+	CHECK_EQ(aa.irq_ns, 250000);
+	CHECK_EQ(aa.thread_ns, 300000);
+	CHECK_EQ(aa.expiry, 1000000);
+	CHECK_EQ(aa.nparts, 4);
+	CHECK(aa.parts[0].blocking && aa.parts[0].ns == 10000);
+	CHECK_EQ(aa.parts[1].ns, 250000);	/* cut at the expiry */
+	CHECK_EQ(aa.parts[2].type, OSN_E_SOFTIRQ);
+	CHECK(!aa.parts[3].blocking && aa.parts[3].ns == 5000);
+	/* the woken thread's culprit; the blocking one had none */
+	CHECK(aa.parts[3].have_cause && !aa.parts[0].have_cause);
+	CHECK_STR(aa.parts[3].cause.origin_comm, "waker");
+	/* -i alone: the IRQ latency decides, the same activation */
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 100000, 0, &aa), 0);
+	CHECK_EQ(aa.seqnum, 7);
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK_HAS(b.text, "## CPU 1 hit stop tracing, analyzing it ##");
+	CHECK_HAS(b.text, "IRQ interference:");
+	CHECK_HAS(b.text, "    local_timer:236                        250.00 us\n");
+	CHECK_HAS(b.text, "Softirq interference:");
+	CHECK_HAS(b.text, "Blocking thread:");
+	CHECK_HAS(b.text, "    hog:77");
+	CHECK_HAS(b.text, "  Thread latency:                          300.00 us (100.00 %)\n");
+	CHECK(!strstr(b.text, "virtio0"));
+	/* 300 us less the 295 us of noise */
+	CHECK_HAS(b.text, "  Not in any noise event:                    5.00 us (1.67 %)\n");
+	CHECK_HAS(b.text, "    hog:77                                   5.00 us\n"
+			  "      culprit: wakeup from waker:42\n");
+	free(b.text);
+	osn_ring_free(&r);
+}
+
+/* One JSON value: CPU 1's thread numbers in us, the stop's analysis. */
+TEST(json)
+{
+	struct osn_tlat_view v = {
+		.cpu = cpus, .cpus = cpu_ids, .ncpus = 2, .bucket_us = 1,
+		.entries = 10, .irq = true, .thread = true,
+	};
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	struct osn_tlat_aa aa = {
+		.cpu = 1, .seqnum = 7, .have_thread = true, .thread_ns = 300000,
+		.nparts = 1,
+		.parts = { { .type = OSN_E_IRQ, .id = 236, .name = "local_timer",
+			     .ns = 250000 } },
+	};
+	struct json_object *doc, *c, *x;
+	struct h_buf b;
+
+	fill();
+	osn_json_tlat(h_open(&b), &v, &in, &aa);
+	h_close(&b);
+	doc = h_json_parse(b.text);
+	CHECK(doc != NULL);
+	if (doc && json_object_object_get_ex(doc, "cpus", &c)) {
+		CHECK_EQ(json_object_array_length(c), 2);
+		c = json_object_array_get_idx(c, 1);
+		CHECK(json_object_object_get_ex(c, "thread", &x));
+		CHECK_EQ(json_object_get_int(json_object_object_get(x, "count")), 3);
+		CHECK(json_object_get_double(json_object_object_get(x, "max")) == 40.0);
+		CHECK_EQ(json_object_get_int(json_object_object_get(x, "over")), 1);
+	}
+	CHECK_HAS(b.text, "\"tool\": \"osn timerlat hist\"");
+	CHECK_HAS(b.text, "\"name\": \"local_timer\"");
+	CHECK_HAS(b.text, "\"irq_latency\": null");
+	CHECK_HAS(b.text, "\"period_us\": 250,");
+	json_object_put(doc);
+	free(b.text);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	RUN(options);
+	RUN(bad_options);
+	RUN(stats);
+	RUN(top_layout);
+	RUN(hist_layout);
+	RUN(analysis);
+	RUN(json);
+	osn_params_free(&p);
+	return h_done(argv[0]);
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_timerlat.c - osn timerlat top's table and osn timerlat hist's
+ * histogram in rtla timerlat's layouts, their JSON, and the stop
+ * analysis (see render.h).  Latencies are shown in whole us, as rtla.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "osn/osn_abi.h"
+#include "cmd.h"
+#include "render_int.h"
+#include "tlat.h"
+
+static const char *const ctx_titles[OSN_TLAT_NCTX] = { "IRQ", "Thr" };
+
+/* "cur min avg max" of one context, each "%9llu", "-" without samples */
+static void top_cells(FILE *f, const struct osn_tlat_stat *s, const char *end)
+{
+	if (!s->count) {
+		fprintf(f, "%9s %9s %9s %9s%s", "-", "-", "-", "-", end);
+		return;
+	}
+	fprintf(f, "%9llu %9llu %9llu %9llu%s",
+		(unsigned long long)(s->cur / 1000),
+		(unsigned long long)(s->min / 1000),
+		(unsigned long long)(s->sum / s->count / 1000),
+		(unsigned long long)(s->max / 1000), end);
+}
+
+void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
+			 const struct osn_report_info *info)
+{
+	char elapsed[32];
+
+	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
+	fprintf(f, "%37sTimer Latency\n", "");
+	fprintf(f, "%-14s |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)\n",
+		elapsed);
+	fputs("CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max\n",
+	      f);
+	for (size_t i = 0; i < v->ncpus; i++) {
+		const struct osn_tlat_cpu *c = &v->cpu[v->cpus[i]];
+
+		/* as rtla: a CPU without a sample is not shown */
+		if (!c->ctx[0].count && !c->ctx[1].count)
+			continue;
+		fprintf(f, "%3d #%-9llu |", v->cpus[i],
+			(unsigned long long)c->ctx[0].count);
+		top_cells(f, &c->ctx[0], " |");
+		top_cells(f, &c->ctx[1], "\n");
+	}
+	if (info->unmeasured)
+		fprintf(f, "not measured (counts as noise): %s\n",
+			info->unmeasured);
+}
+
+/* hist's columns: (CPU, context) with samples, the shown contexts */
+struct columns {
+	size_t n;
+	const struct osn_tlat_stat **s;
+	int *cpu, *ctx;
+};
+
+static int columns_get(const struct osn_tlat_view *v, struct columns *c)
+{
+	size_t max = v->ncpus * OSN_TLAT_NCTX;
+
+	c->n = 0;
+	c->s = calloc(max ? max : 1, sizeof(*c->s));
+	c->cpu = calloc(max ? max : 1, sizeof(*c->cpu));
+	c->ctx = calloc(max ? max : 1, sizeof(*c->ctx));
+	if (!c->s || !c->cpu || !c->ctx)
+		return -1;
+	for (size_t i = 0; i < v->ncpus; i++)
+		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
+			const struct osn_tlat_stat *s = &v->cpu[v->cpus[i]].ctx[x];
+
+			if (!(x ? v->thread : v->irq) || !s->count)
+				continue;
+			c->s[c->n] = s;
+			c->cpu[c->n] = v->cpus[i];
+			c->ctx[c->n++] = x;
+		}
+	return 0;
+}
+
+static void columns_free(struct columns *c)
+{
+	free(c->s);
+	free(c->cpu);
+	free(c->ctx);
+}
+
+static void hist_header(FILE *f, const struct osn_tlat_view *v,
+			const struct columns *c,
+			const struct osn_report_info *info)
+{
+	char elapsed[32];
+
+	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
+	fputs("# osn timerlat histogram\n# Time unit is microseconds (us)\n", f);
+	fprintf(f, "# Duration: %s\n", elapsed);
+	if (!v->no_index)
+		fputs("Index", f);
+	for (size_t i = 0; i < c->n; i++)
+		fprintf(f, "   %s-%03d", ctx_titles[c->ctx[i]], c->cpu[i]);
+	fputc('\n', f);
+}
+
+static uint64_t bucket(const struct osn_tlat_stat *s, unsigned b)
+{
+	return s->buckets ? s->buckets[b] : 0;
+}
+
+static void hist_rows(FILE *f, const struct osn_tlat_view *v,
+		      const struct columns *c)
+{
+	for (unsigned b = 0; b < v->entries; b++) {
+		uint64_t total = 0;
+
+		for (size_t i = 0; i < c->n; i++)
+			total += bucket(c->s[i], b);
+		if (!total && !v->with_zeros)
+			continue;
+		if (!v->no_index)
+			fprintf(f, "%-6llu", (unsigned long long)(b * v->bucket_us));
+		for (size_t i = 0; i < c->n; i++)
+			fprintf(f, "%9llu ", (unsigned long long)bucket(c->s[i], b));
+		fputc('\n', f);
+	}
+}
+
+static void hist_summary(FILE *f, const struct osn_tlat_view *v,
+			 const struct columns *c)
+{
+	static const char *const labels[] = {
+		"over: ", "count:", "min:  ", "avg:  ", "max:  ",
+	};
+
+	for (size_t r = 0; r < sizeof(labels) / sizeof(labels[0]); r++) {
+		if (r && v->no_summary)
+			break;
+		if (!v->no_index)
+			fputs(labels[r], f);
+		for (size_t i = 0; i < c->n; i++) {
+			const struct osn_tlat_stat *s = c->s[i];
+			uint64_t val[] = { s->over, s->count, s->min / 1000, 0,
+					   s->max / 1000 };
+
+			/* rtla's avg has 2 decimals */
+			if (r == 3)
+				fprintf(f, "%9.2f ", (double)s->sum / s->count / 1000);
+			else
+				fprintf(f, "%9llu ", (unsigned long long)val[r]);
+		}
+		fputc('\n', f);
+	}
+}
+
+void osn_render_tlat_hist(FILE *f, const struct osn_tlat_view *v,
+			  const struct osn_report_info *info)
+{
+	struct columns c;
+
+	if (columns_get(v, &c)) {
+		fputs("osn: out of memory\n", f);
+	} else {
+		if (!v->no_header)
+			hist_header(f, v, &c, info);
+		hist_rows(f, v, &c);
+		hist_summary(f, v, &c);
+	}
+	columns_free(&c);
+}
+
+static void json_ctx(struct osn_json *j, const struct osn_tlat_view *v,
+		     const struct osn_tlat_stat *s)
+{
+	osn_json_obj_begin(j);
+	osn_json_ku64(j, "count", s->count);
+	osn_json_key(j, "cur");
+	s->count ? osn_json_us(j, s->cur) : osn_json_null(j);
+	osn_json_key(j, "min");
+	s->count ? osn_json_us(j, s->min) : osn_json_null(j);
+	osn_json_key(j, "avg");
+	s->count ? osn_json_us(j, s->sum / s->count) : osn_json_null(j);
+	osn_json_key(j, "max");
+	s->count ? osn_json_us(j, s->max) : osn_json_null(j);
+	if (s->buckets) {
+		osn_json_ku64(j, "over", s->over);
+		osn_json_key(j, "buckets");
+		osn_json_arr_begin(j);
+		for (unsigned b = 0; b < v->entries; b++) {
+			if (!s->buckets[b] && !v->with_zeros)
+				continue;
+			osn_json_arr_begin(j);
+			osn_json_u64(j, b * v->bucket_us);
+			osn_json_u64(j, s->buckets[b]);
+			osn_json_arr_end(j);
+		}
+		osn_json_arr_end(j);
+	}
+	osn_json_obj_end(j);
+}
+
+void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
+		   const struct osn_report_info *info,
+		   const struct osn_tlat_aa *aa)
+{
+	static const char *const keys[OSN_TLAT_NCTX] = { "irq", "thread" };
+	struct osn_json j;
+
+	osn_json_init(&j, f, true);
+	osn_json_obj_begin(&j);
+	osn_json_head(&j, osn_cmd_desc(info->params->cmd)->json_tool, info);
+	osn_json_key(&j, "cpus");
+	osn_json_arr_begin(&j);
+	for (size_t i = 0; i < v->ncpus; i++) {
+		const struct osn_tlat_cpu *c = &v->cpu[v->cpus[i]];
+
+		osn_json_obj_begin(&j);
+		osn_json_ku64(&j, "cpu", v->cpus[i]);
+		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
+			osn_json_key(&j, keys[x]);
+			json_ctx(&j, v, &c->ctx[x]);
+		}
+		osn_json_obj_end(&j);
+	}
+	osn_json_arr_end(&j);
+	osn_json_ku64(&j, "events_lost", info->events_lost);
+	osn_json_kbool(&j, "stopped", info->stopped);
+	osn_json_key(&j, "stop");
+	if (aa) {
+		osn_json_obj_begin(&j);
+		osn_json_ku64(&j, "cpu", aa->cpu);
+		osn_json_ku64(&j, "seqnum", aa->seqnum);
+		osn_json_key(&j, "irq_latency");
+		aa->have_irq ? osn_json_us(&j, aa->irq_ns) : osn_json_null(&j);
+		osn_json_key(&j, "thread_latency");
+		aa->have_thread ? osn_json_us(&j, aa->thread_ns) : osn_json_null(&j);
+		osn_json_key(&j, "interference");
+		osn_json_arr_begin(&j);
+		for (size_t i = 0; i < aa->nparts; i++) {
+			osn_json_obj_begin(&j);
+			osn_json_kstr(&j, "class",
+				      osn_class_names[osn_event_class(aa->parts[i].type)]);
+			osn_json_kstr(&j, "name", aa->parts[i].name);
+			osn_json_key(&j, "id");
+			osn_json_i64(&j, aa->parts[i].id);
+			osn_json_kus(&j, "time", aa->parts[i].ns);
+			osn_json_obj_end(&j);
+		}
+		osn_json_arr_end(&j);
+		osn_json_obj_end(&j);
+	} else {
+		osn_json_null(&j);
+	}
+	osn_json_obj_end(&j);
+}
+
+/* ---- the stop analysis ------------------------------------------------------ */
+
+static void us2(FILE *f, const char *label, uint64_t ns, uint64_t total)
+{
+	fprintf(f, "  %-34s %9llu.%02llu us", label,
+		(unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000 / 10));
+	if (total)
+		fprintf(f, " (%.2f %%)", 100.0 * (double)ns / (double)total);
+	fputc('\n', f);
+}
+
+/* The parts of one class under their rtla heading, if any. */
+static void aa_class(FILE *f, const struct osn_tlat_aa *aa,
+		     enum osn_ev_type type, bool blocking, const char *title,
+		     uint64_t total)
+{
+	uint64_t sum = 0;
+	char label[64];
+
+	for (size_t i = 0; i < aa->nparts; i++)
+		if (aa->parts[i].type == type &&
+		    aa->parts[i].blocking == blocking)
+			sum += aa->parts[i].ns;
+	if (!sum)
+		return;
+	us2(f, title, sum, total);
+	for (size_t i = 0; i < aa->nparts; i++) {
+		const struct osn_tlat_part *p = &aa->parts[i];
+
+		if (p->type != type || p->blocking != blocking)
+			continue;
+		if (type == OSN_E_NMI)
+			snprintf(label, sizeof(label), "  nmi");
+		else if (type == OSN_E_SOFTIRQ)
+			snprintf(label, sizeof(label), "  %s:%d",
+				 osn_softirq_name(p->id), p->id);
+		else
+			snprintf(label, sizeof(label), "  %s:%d",
+				 p->name[0] ? p->name : "?", p->id);
+		us2(f, label, p->ns, 0);
+		if (p->have_cause)
+			fprintf(f, "      culprit: %s from %s:%d\n",
+				p->cause.kind >= 0 && p->cause.kind < OSN_CAUSE_NR ?
+				osn_cause_kind_names[p->cause.kind] : "?",
+				p->cause.origin_comm, p->cause.origin_pid);
+	}
+}
+
+void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
+{
+	uint64_t total, sum = 0;
+
+	if (!aa) {
+		fputs("osn hit stop tracing (no activation over the limit was read: see the saved trace)\n",
+		      f);
+		return;
+	}
+	total = aa->have_thread ? aa->thread_ns : aa->irq_ns;
+	fprintf(f, "## CPU %d hit stop tracing, analyzing it ##\n", aa->cpu);
+	if (aa->have_irq)
+		us2(f, "IRQ latency:", aa->irq_ns, 0);
+	aa_class(f, aa, OSN_E_THREAD, true, "Blocking thread:", total);
+	aa_class(f, aa, OSN_E_NMI, false, "NMI interference:", total);
+	aa_class(f, aa, OSN_E_IRQ, false, "IRQ interference:", total);
+	aa_class(f, aa, OSN_E_SOFTIRQ, false, "Softirq interference:", total);
+	aa_class(f, aa, OSN_E_THREAD, false, "Thread interference:", total);
+	/*
+	 * An IRQ stop turns tracing off in the timer's handler: a handler
+	 * it waited behind in the same interrupt ends after the stop.
+	 */
+	for (size_t i = 0; i < aa->nparts; i++)
+		sum += aa->parts[i].ns;
+	/* what no noise event covers: hardware, a hypervisor, an emulator */
+	if (aa->have_thread && total > sum)
+		us2(f, "Not in any noise event:", total - sum, total);
+	if (!aa->nparts)
+		fputs("  (no noise ended between the expiry and the stop: interrupts\n"
+		      "   were off, or the timer's IRQ waited behind a handler that\n"
+		      "   was still running at the stop)\n", f);
+	fputs("--------------------------------------------------------------------------------\n",
+	      f);
+	if (aa->have_thread)
+		us2(f, "Thread latency:", aa->thread_ns, total);
+	else
+		us2(f, "IRQ latency:", aa->irq_ns, total);
+}

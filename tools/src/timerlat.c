@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timerlat.c - osn timerlat top and osn timerlat hist: the module in
+ * mode=timerlat (set and restored with the other knobs, run_knobs.c),
+ * its osn:timerlat_sample events read from the tool's buffer, as rtla's
+ * tracefs mode does.  Both commands take every sample in user space
+ * (rather than a kernel hist trigger, as osn hist does): top needs each
+ * sample for its exact min/avg/max anyway, hist's buckets are the same
+ * few adds, and the same code runs on every kernel, 5.10 included.
+ * After a stop (-i, -T, -a), the activation that hit it is analysed
+ * from the CPU's recent osn events (tlat.c), as rtla's auto-analysis.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "osn/osn_abi.h"
+#include "osn.h"
+#include "run.h"
+#include "tlat.h"
+
+struct tlat {
+	struct osn_tlat_cpu *cpu;	/* indexed by cpu */
+	uint64_t *buckets;		/* hist: every column's, in one block */
+	struct osn_tlat_aa aa;		/* the stop's analysis */
+	bool have_aa;
+};
+
+static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
+{
+	const struct tlat *tl = t->priv;
+	const struct osn_params *p = t->p;
+
+	memset(v, 0, sizeof(*v));
+	v->cpu = tl->cpu;
+	v->cpus = t->cpus;
+	v->ncpus = t->ncpus;
+	v->bucket_us = p->bucket_us;
+	v->entries = p->entries;
+	v->irq = !p->no_irq;
+	v->thread = !p->no_thread;
+	v->with_zeros = p->with_zeros;
+	v->no_summary = p->no_summary;
+	v->no_header = p->no_header;
+	v->no_index = p->no_index;
+}
+
+static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
+{
+	struct tlat *tl = t->priv;
+
+	if (ev->type == OSN_E_TLAT)
+		osn_tlat_add(&tl->cpu[ev->cpu], ev, t->p->bucket_us,
+			     t->p->entries);
+}
+
+static int tlat_start(struct osn_tool *t)
+{
+	/* a thousand samples a second per CPU: read every tick */
+	t->read_often = true;
+	return osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
+				OSN_EV_TIMERLAT_SAMPLE);
+}
+
+static void print_top(struct osn_tool *t, bool clear)
+{
+	struct osn_report_info info;
+	struct osn_tlat_view v;
+
+	tlat_view(t, &v);
+	osn_tool_report_info(t, &info);
+	if (clear)
+		fputs("\033[H\033[2J", t->out.text);
+	osn_render_tlat_top(t->out.text, &v, &info);
+	fflush(t->out.text);
+}
+
+static void top_tick(struct osn_tool *t)
+{
+	if (t->p->quiet)
+		return;
+	print_top(t, isatty(fileno(t->out.text)) && !osn_debug_level);
+	/* nobody reads us any more (osn timerlat | head): end cleanly */
+	if (ferror(t->out.text))
+		osn_interrupted = SIGPIPE;
+}
+
+static void top_table(struct osn_tool *t)
+{
+	print_top(t, !t->p->quiet && isatty(fileno(t->out.text)) &&
+		  !osn_debug_level);
+}
+
+static void hist_table(struct osn_tool *t)
+{
+	struct osn_report_info info;
+	struct osn_tlat_view v;
+
+	tlat_view(t, &v);
+	osn_tool_report_info(t, &info);
+	osn_render_tlat_hist(t->out.text, &v, &info);
+}
+
+/*
+ * The CPU that hit the stop: osn:stop's, else the latest activation
+ * over a limit among the measured CPUs.
+ */
+static int tlat_finish(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+	uint64_t irq = t->p->stop_us * 1000, thr = t->p->stop_total_us * 1000;
+	struct osn_stop *st = t->stop;
+	struct osn_tlat_aa aa;
+
+	if (!st || !t->stopped || !st->rings)
+		return 0;
+	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
+		tl->have_aa = !osn_tlat_analyze(&st->rings[st->ev.cpu],
+						st->ev.cpu, irq, thr, &tl->aa);
+		return 0;
+	}
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (!osn_tlat_analyze(&st->rings[t->cpus[i]], t->cpus[i], irq,
+				      thr, &aa) &&
+		    (!tl->have_aa || aa.expiry > tl->aa.expiry)) {
+			tl->aa = aa;
+			tl->have_aa = true;
+		}
+	return 0;
+}
+
+static void tlat_stop(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
+}
+
+static void tlat_json(FILE *f, struct osn_tool *t,
+		      const struct osn_report_info *info)
+{
+	struct tlat *tl = t->priv;
+	struct osn_tlat_view v;
+
+	tlat_view(t, &v);
+	osn_json_tlat(f, &v, info, tl->have_aa ? &tl->aa : NULL);
+}
+
+static int top_report(struct osn_tool *t)
+{
+	static const struct osn_final_report r = {
+		.table = top_table,
+		.stop = tlat_stop,
+		.json = tlat_json,
+		.lost_after_stop = true,
+	};
+
+	return osn_run_final_report(t, &r);
+}
+
+static int hist_report(struct osn_tool *t)
+{
+	static const struct osn_final_report r = {
+		.table = hist_table,
+		.stop = tlat_stop,
+		.json = tlat_json,
+		.lost_after_stop = true,
+	};
+
+	return osn_run_final_report(t, &r);
+}
+
+static int tlat_init(struct osn_tool *t)
+{
+	struct tlat *tl = calloc(1, sizeof(*tl));
+	bool hist = osn_cmd_desc(t->ops->cmd)->hist_config;
+	size_t per_cpu = (size_t)t->p->entries * OSN_TLAT_NCTX;
+
+	if (!tl)
+		return osn_err("out of memory");
+	t->priv = tl;
+	tl->cpu = calloc(t->nr_cpus, sizeof(*tl->cpu));
+	if (!tl->cpu)
+		return osn_err("out of memory");
+	if (!hist)
+		return 0;
+	tl->buckets = calloc((size_t)t->nr_cpus * per_cpu, sizeof(uint64_t));
+	if (!tl->buckets)
+		return osn_err("out of memory");
+	for (int c = 0; c < t->nr_cpus; c++)
+		for (int x = 0; x < OSN_TLAT_NCTX; x++)
+			tl->cpu[c].ctx[x].buckets = tl->buckets + c * per_cpu +
+				(size_t)x * t->p->entries;
+	return 0;
+}
+
+static void tlat_destroy(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	if (tl) {
+		free(tl->buckets);
+		free(tl->cpu);
+	}
+	free(tl);
+	t->priv = NULL;
+}
+
+#define TLAT_CALLBACKS					\
+	.parts = OSN_PART_STOP | OSN_PART_SAVE,		\
+	.init = tlat_init,				\
+	.start = tlat_start,				\
+	.on_event = tlat_on_event,			\
+	.finish = tlat_finish,				\
+	.destroy = tlat_destroy
+
+const struct osn_tool_ops osn_tlat_top_ops = {
+	.cmd = OSN_CMD_TLAT_TOP,
+	.instance = OSN_INST_TOP,
+	.tick = top_tick,
+	.report = top_report,
+	TLAT_CALLBACKS,
+};
+
+const struct osn_tool_ops osn_tlat_hist_ops = {
+	.cmd = OSN_CMD_TLAT_HIST,
+	.instance = OSN_INST_HIST,
+	.report = hist_report,
+	TLAT_CALLBACKS,
+};
