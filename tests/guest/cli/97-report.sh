@@ -51,10 +51,10 @@ check_page() {
 # 2 s hold the injections below on the matrix's kernels; the debug and
 # in-tree kernels (KASAN, lockdep: OSN_TIMEOUT_SCALE=5) need longer.
 D=$((2 * ${OSN_TIMEOUT_SCALE:-1}))
-cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -d $D -q \
+cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -d $D -q -D \
 	--report "$CLI_OUT/top.html"
 pid=$CLI_PID
-cli_wait_collecting osn_top 0
+cli_wait_counting
 inject irq 1 15 20000 50000
 stolen=$(inject_status stolen_ns)
 wait $pid
@@ -67,9 +67,9 @@ grep -q 'Largest sample of each period' "$CLI_OUT/top.html" || fail "top: histog
 hand_back "$CLI_OUT/top.html" top.html
 
 cli_start "$CLI_OUT/hist.txt" hist -c 1 -p 100000 -r 100000 -T 20 -b 1000 -E 60 \
-	-d $D -q --report "$CLI_OUT/hist.html"
+	-d $D -q -D --report "$CLI_OUT/hist.html"
 pid=$CLI_PID
-cli_wait_collecting osn_hist 0
+cli_wait_counting
 inject irq 1 15 30000 60000
 done=$(inject_status done)
 stolen=$(inject_status stolen_ns)

@@ -101,6 +101,16 @@ cli_wait_collecting() {
 	sleep "${2:-1}"
 }
 
+# cli_wait_counting: wait (30 s) until the osn of cli_start, run with -D,
+# says that collection began ("reading every"): from then on every sample
+# counts.  cli_wait_collecting's signs (the instance, its sample event, the
+# threads) show at setup, and what comes before collection begins (the
+# warm-up's last read, seconds on a slow kernel) is dropped.
+cli_wait_counting() {
+	wait_for 30 grep -q 'osn: debug: reading every' "$CLI_LOG" ||
+		{ cat "$CLI_LOG"; fail "osn did not begin collecting in 30 s"; }
+}
+
 # cli_inject_collecting INSTANCE INJECT-ARGS...: once the osn of cli_start
 # collects in INSTANCE (30 s at most: setup is slow under TCG), and 0.5 s
 # more, inject_start INJECT-ARGS
