@@ -156,11 +156,11 @@ eng_attrib() {
 	}
 	# From above: the injections' events last what the injector stole
 	# plus, each, TCG's entry and exit around its busy wait (<= 50 us of
-	# the 200) and a quarter of the stolen time: host stalls of the vCPU
-	# outside the busy wait (12% seen on a host loaded 4 times over); the
-	# stalls inside it are in both.  An event counted twice, or another
-	# source's time added to it, exceeds that.
-	_max=$((_stolen + _stolen / 4 + _done * ENG_DUR_US * 1000 / 4))
+	# the 200) and half the stolen time: host stalls of the vCPU outside
+	# the busy wait (12% seen on a host loaded 4 times over, 28% on a
+	# slower one); the stalls inside it are in both.  An event counted
+	# twice, or another source's time added to it, exceeds that.
+	_max=$((_stolen + _stolen / 2 + _done * ENG_DUR_US * 1000 / 4))
 	info "the injections' $_ev events: $4 ns (stolen $_stolen ns, at most $_max)"
 	assert_le "$4" "$_max" "ns of the injections' $_ev events"
 
@@ -375,7 +375,11 @@ eng_class_bounds() {
 					c, QC[c], p, IC[c]
 				continue
 			}
-			maxc = int(p * QC[c] * 3 / 2) + done + int(done / 4)
+			# An injected thread adds its own entry and may wake one
+			# more thread (the completion of its waker, a kworker): up to
+			# two entries an injection (trixie: 106 for 50).
+			per = (c == "thread") ? 2 : 1
+			maxc = int(p * QC[c] * 3 / 2) + done * per + int(done / 4)
 			printf "# %-7s quiet max %d a period; %d periods of injection: %d entries (<= %d)\n",
 				c, QC[c], p, IC[c], maxc
 			if (IC[c] > maxc) { printf "FAIL: %s: %d entries > %d\n", c, IC[c], maxc; bad++ }
