@@ -18,18 +18,8 @@ hdr=$root/include/osn/osn_abi.h
 kdir=${OSN_ABI_KERNEL_DIR:-$root/kernel}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-result() {	# name ok|why
-	if [ "$2" = ok ]; then
-		echo "OSN-TEST: PASS abi/$1"
-		pass=$((pass + 1))
-	else
-		echo "OSN-TEST-NOTE: abi/$1 $2"
-		echo "OSN-TEST: FAIL abi/$1"
-		fail=$((fail + 1))
-	fi
-}
+RESULT_PREFIX=abi/
+. "$root/tests/result.sh"
 
 # "NAME value" for every string macro of the header whose name matches $1.
 header_values() {
@@ -99,5 +89,4 @@ else
 	result params "kernel/ and OSN_KNOB_*/OSN_PARAM_* differ: $(diff "$tmp/header-params" "$tmp/module-params" | grep '^[<>]' | tr '\n' ' ')"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+result_end

@@ -14,18 +14,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 map=$root/Documentation/architecture.md
-pass=0 fail=0
-
-result() {	# name ok|why
-	if [ "$2" = ok ]; then
-		echo "OSN-TEST: PASS $1"
-		pass=$((pass + 1))
-	else
-		echo "OSN-TEST-NOTE: $1 $2"
-		echo "OSN-TEST: FAIL $1"
-		fail=$((fail + 1))
-	fi
-}
+. "$root/tests/result.sh"
 
 # The functions of a C file longer than $2 lines, as "name:lines".
 long_functions() {
@@ -67,5 +56,4 @@ for f in kernel/*.[ch] tools/src/*.[ch]; do
 		result "func/$b" "functions over 80 lines: $long"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+result_end

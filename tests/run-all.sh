@@ -7,6 +7,8 @@
 # tests/deb/run.sh) then the guest suite on the VM
 # kernel matrix
 # (tests/vm/run-matrix.sh; default: the whole matrix, tests/vm/common.sh),
+# sharded (OSN_SHARD, tests/vm/common.sh: the tests marked "# matrix:
+# shard" run on 6.1 and on one other kernel a day; OSN_SHARD=all: all),
 # and beside its last kernels, on the core they leave idle, three mutants
 # of the rotation on 6.1 (tests/mutants/run.sh --rotate 3: a slice that
 # moves each day), judged against the matrix's own 6.1 run.
@@ -21,6 +23,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 long=()
 [ "${1:-}" = --long ] && { long=(--long); shift; }
 [ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
+# The sharded matrix (tests/vm/common.sh): the tests of what is the same
+# code on every kernel run on the main kernel and one other a day.
+# OSN_SHARD=all runs every test on every kernel (about twice as long).
+case ${OSN_SHARD:-} in
+all) unset OSN_SHARD ;;
+'') OSN_SHARD=$(shard_day); export OSN_SHARD ;;
+*) export OSN_SHARD ;;
+esac
+# The main kernel runs the most: start it first, so it is not the tail.
+case " $* " in
+*" $OSN_SHARD_MAIN "*)
+	ks=$OSN_SHARD_MAIN
+	for k in "$@"; do [ "$k" = "$OSN_SHARD_MAIN" ] || ks="$ks $k"; done
+	# shellcheck disable=SC2086
+	set -- $ks ;;
+esac
 mkdir -p "$OSN_BUILD"
 t0=$(now_s)
 # make check's budget is 60 minutes on 2 cores; it took about 35 there
@@ -66,6 +84,12 @@ rf=$(echo "$rl" | sed -n 's/.* \([0-9]*\) failed/\1/p')
 th=$(($(now_s) - t0))
 echo
 echo "======== VM matrix: $* ========"
+if [ -n "${OSN_SHARD:-}" ]; then
+	echo "sharded tests, day $OSN_SHARD (OSN_SHARD=$OSN_SHARD reruns it; OSN_SHARD=all: everywhere):"
+	shard_plan "$OSN_SHARD" | awk -v m="$OSN_SHARD_MAIN" '
+		{ sub(/^guest\//, "", $1); sub(/\.sh$/, "", $1); l[$2] = l[$2] " " $1 }
+		END { for (k in l) printf "  %s and %s:%s\n", m, k, l[k] }' | sort
+fi
 # The rotating mutants run on 6.1 (else the first kernel given), from a
 # copy of the tree, with no baseline boot of their own.
 mk=$1

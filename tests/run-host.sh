@@ -7,6 +7,8 @@
 #     fails a kernel's run)
 #   - tests/abi-check.sh (the module's events, fields and parameters are
 #     those of include/osn/osn_abi.h)
+#   - tests/vm/shard-check.sh (the sharded matrix: each sharded test on one
+#     other kernel a day, every kernel within nine days)
 #   - tests/arch-check.sh (Documentation/architecture.md names every source
 #     file; file and function length limits)
 #   - tests/checkpatch.sh (checkpatch --strict on kernel/: no ERROR or
@@ -52,47 +54,30 @@ add_counts() {
 	echo "host: $1: $l"
 }
 
-# ---- the VM bench's log parser --------------------------------------------
-echo "== host: tests/vm/selftest-parser.sh"
-"$here/vm/selftest-parser.sh" >"$log_dir/selftest-parser.log" 2>&1
-grep -v '^ok' "$log_dir/selftest-parser.log" | grep -v 'passed,' | sed 's/^/  /'
-add_counts "parser self-test" "$log_dir/selftest-parser.log" ||
-	{ echo "host: parser self-test did not run"; tf=$((tf + 1)); }
+# run_part LABEL LOG SHOW-ERE CMD...: run a part of the host tests into
+# build/host/LOG, show its lines matching SHOW-ERE (the failures, mostly),
+# and add its counts; a part that prints none is one failure.
+run_part() {
+	local label=$1 log=$log_dir/$2 show=$3
+	shift 3
+	echo "== host: ${*#"$here/"}"
+	"$@" >"$log" 2>&1
+	grep -E "$show" "$log" | grep -v 'passed,' | sed 's/^/  /'
+	add_counts "$label" "$log" ||
+		{ echo "host: $label did not run"; tf=$((tf + 1)); }
+}
 
-# ---- the manifest check of each guest run ---------------------------------
-echo "== host: tests/vm/selftest-manifest.sh"
-"$here/vm/selftest-manifest.sh" >"$log_dir/selftest-manifest.log" 2>&1
-grep -v '^ok' "$log_dir/selftest-manifest.log" | grep -v 'passed,' | sed 's/^/  /'
-add_counts "manifest self-test" "$log_dir/selftest-manifest.log" ||
-	{ echo "host: manifest self-test did not run"; tf=$((tf + 1)); }
-
-# ---- kernel coding style ----------------------------------------------------
-echo "== host: tests/checkpatch.sh"
-"$here/checkpatch.sh" >"$log_dir/checkpatch.log" 2>&1
-grep -E '^(OSN-TEST|    )' "$log_dir/checkpatch.log" | sed 's/^/  /'
-add_counts "checkpatch" "$log_dir/checkpatch.log" ||
-	{ echo "host: checkpatch did not run"; tf=$((tf + 1)); }
-
-# ---- the ABI header against the module --------------------------------------
-echo "== host: tests/abi-check.sh"
-"$here/abi-check.sh" >"$log_dir/abi-check.log" 2>&1
-grep -E '^OSN-TEST(-NOTE)?: (FAIL|abi)' "$log_dir/abi-check.log" | sed 's/^/  /'
-add_counts "ABI check" "$log_dir/abi-check.log" ||
-	{ echo "host: ABI check did not run"; tf=$((tf + 1)); }
-
-# ---- the map and the shape of the code ---------------------------------------
-echo "== host: tests/arch-check.sh"
-"$here/arch-check.sh" >"$log_dir/arch-check.log" 2>&1
-grep -E '^OSN-TEST(-NOTE)?: ' "$log_dir/arch-check.log" | grep -v ': PASS ' | sed 's/^/  /'
-add_counts "map and shape" "$log_dir/arch-check.log" ||
-	{ echo "host: map and shape check did not run"; tf=$((tf + 1)); }
-
-# ---- every mutant still applies to the code as it is -----------------------
-echo "== host: tests/mutants/run.sh --check"
-"$here/mutants/run.sh" --check >"$log_dir/mutants-check.log" 2>&1
-grep -v 'passed,' "$log_dir/mutants-check.log" | sed 's/^/  /'
-add_counts "mutants apply" "$log_dir/mutants-check.log" ||
-	{ echo "host: the mutants' check did not run"; tf=$((tf + 1)); }
+# The VM bench's log parser and the manifest check of each guest run.
+run_part "parser self-test" selftest-parser.log '^[^o]|^o[^k]' "$here/vm/selftest-parser.sh"
+run_part "manifest self-test" selftest-manifest.log '^[^o]|^o[^k]' "$here/vm/selftest-manifest.sh"
+# The sharded matrix of make check: a partition that covers every kernel.
+run_part "shard plan" shard-check.log '^OSN-TEST-NOTE: |^OSN-TEST: [^P]' "$here/vm/shard-check.sh"
+# Kernel coding style, the ABI header against the module, the map and the
+# shape of the code, and every mutant still applying to the code as it is.
+run_part checkpatch checkpatch.log '^(OSN-TEST|    )' "$here/checkpatch.sh"
+run_part "ABI check" abi-check.log '^OSN-TEST(-NOTE)?: (FAIL|abi)' "$here/abi-check.sh"
+run_part "map and shape" arch-check.log '^OSN-TEST-NOTE: |^OSN-TEST: [^P]' "$here/arch-check.sh"
+run_part "mutants apply" mutants-check.log '.' "$here/mutants/run.sh" --check
 
 # ---- CLI unit tests -------------------------------------------------------
 if [ -e "$OSN_ROOT/tools/Makefile" ] &&

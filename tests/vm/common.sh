@@ -117,3 +117,37 @@ as_root() {
 }
 
 now_s() { date +%s; }
+
+# The sharded matrix of make check (Documentation/kernels.md).  A guest
+# test whose header has "# matrix: shard" checks what is the same code on
+# every kernel: the host CLI, the module's own parsers.  With OSN_SHARD
+# set to a day number, it runs on OSN_SHARD_MAIN and on one other kernel
+# of the matrix, a different one each day; without, everywhere.  The
+# other tests (the engine, timerlat, the injector, the kernel's own
+# interfaces) run on every kernel every time.
+OSN_SHARD_MAIN=6.1
+
+is_sharded() {	# TESTFILE (path): has the "# matrix: shard" header?
+	head -n 5 "$1" | grep -q '^#[[:space:]]*matrix:[[:space:]]*shard\b'
+}
+
+# shard_plan DAY: a line "TEST KERNEL" per sharded test (TEST as
+# guest/cli/10-errors.sh), KERNEL being the one besides OSN_SHARD_MAIN
+# that runs it on DAY.  The sharded tests, in name order, are dealt to
+# the other kernels in turn, from an offset that moves by one each day:
+# each kernel gets a ninth of them, and in nine days every test has run
+# on every kernel.
+shard_plan() {
+	local others=() k i=0 t
+	for k in $OSN_ALL_KERNELS; do
+		[ "$k" = "$OSN_SHARD_MAIN" ] || others+=("$k")
+	done
+	for t in $(cd "$OSN_ROOT/tests" && ls guest/*/[0-9]*.sh); do
+		is_sharded "$OSN_ROOT/tests/$t" || continue
+		echo "$t ${others[$(((i + $1) % ${#others[@]}))]}"
+		i=$((i + 1))
+	done
+}
+
+# shard_day: today's number (days since the epoch, UTC).
+shard_day() { echo $(($(date -u +%s) / 86400)); }

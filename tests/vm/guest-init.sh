@@ -48,6 +48,7 @@ hostname osn-guest
 
 OSN_KVER=unknown
 OSN_FILTER=
+OSN_SKIP=
 OSN_LONG=0
 OSN_DEFAULT_TIMEOUT=120
 OSN_GUEST_DIR=guest
@@ -85,7 +86,8 @@ alive() {	# pid exists and is not a zombie
 	[ "$st" != Z ]
 }
 
-selected() {	# does "$1" (path under tests/) match OSN_FILTER?
+selected() {	# does "$1" (path under tests/) match OSN_FILTER, not OSN_SKIP?
+	case " $OSN_SKIP " in *" $1 "*) return 1 ;; esac
 	[ -z "$OSN_FILTER" ] && return 0
 	for f in $OSN_FILTER; do
 		case "$1" in *"$f"*) return 0 ;; esac

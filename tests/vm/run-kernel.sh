@@ -199,7 +199,19 @@ cp "$OSN_ROOT/include/osn/osn_abi.h" "$root/osn/include/"
 # Host-side time limit: the tests' own limits + boot/shutdown.
 tlimit=0
 ntests=0
+# The sharded matrix (OSN_SHARD=DAY, make check; common.sh): the
+# sharded tests that run on another kernel today are left out here.
+declare -A shard_on=()
+shard_skip=
+if [ -n "${OSN_SHARD:-}" ] && [ "$K" != "$OSN_SHARD_MAIN" ]; then
+	case $OSN_SHARD in *[!0-9]*) die "OSN_SHARD: '$OSN_SHARD' is not a day number" ;; esac
+	while read -r t k; do shard_on[$t]=$k; done < <(shard_plan "$OSN_SHARD")
+fi
 sel() {
+	if [ -n "${shard_on[$1]:-}" ] && [ "${shard_on[$1]}" != "$K" ]; then
+		shard_skip="$shard_skip $1"
+		return 1
+	fi
 	[ -z "$filter" ] && return 0
 	local f
 	for f in $filter; do case "$1" in *"$f"*) return 0 ;; esac; done
@@ -252,10 +264,14 @@ for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	echo "${n%.sh}" >>"$expected"
 done
 timeout_s=${OSN_VM_TIMEOUT:-$((tlimit + 180))}
+if [ -n "$shard_skip" ]; then
+	note "$K: sharded matrix, day $OSN_SHARD: $(echo $shard_skip | wc -w) tests run on $OSN_SHARD_MAIN and another kernel today, not here"
+fi
 
 cat >"$root/osn/config" <<EOC
 OSN_KVER='$K'
 OSN_FILTER='$filter'
+OSN_SKIP='$shard_skip'
 OSN_LONG=$long
 OSN_GUEST_DIR='$gdir'
 OSN_DEFAULT_TIMEOUT=120

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # boot: isolated isolcpus=domain,managed_irq,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0 skew_tick=1 nosoftlockup
 # osn audit on a guest booted with a complete isolation of CPU 1 (its own
 # boot: the header above): the audited CPUs come from the command line,

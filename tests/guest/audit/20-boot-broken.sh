@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # boot: broken isolcpus=1 nohz_full=1 irqaffinity=0-1 skew_tick=0
 # osn audit on a guest booted with a deliberately broken isolation of CPU
 # 1 (its own boot: the header above): isolcpus without managed_irq (warn),

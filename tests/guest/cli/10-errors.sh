@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 120
+# matrix: shard
 # Bad options, a missing module, no root, a knob the module rejects:
 # one line on stderr starting with "osn: ", exit status 1, nothing left.
 . "$OSN_TESTS/guest/lib.sh"

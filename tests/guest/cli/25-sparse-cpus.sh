@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 150
+# matrix: shard
 # boot: smp4 vm.smp=4
 # Four vCPUs (a boot of its own), a sparse set measured: -c 1,3.
 # osn top, with 10 hard IRQs of 50 ms injected on CPU 3 (its hrtimer):

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 180
+# matrix: shard
 # osn timerlat -T below an injected hard-IRQ stall of CPU 1 (400 ms, far
 # over TCG's own gaps of 100-140 ms) stops: exit 2, CPU 1's max thread
 # latency in the table is at least the stall less a period, and the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 120
+# matrix: shard
 # osn timerlat hist -c 1: rtla's layout (header, Index IRQ-001 Thr-001,
 # bucket rows, over/count/min/avg/max) whose bucket rows and over add up
 # to each column's count; --no-irq leaves the thread column alone.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # osn hist counts injected 30 ms hard-IRQ stalls on CPU 1 in CPU 1's
 # buckets of >= 30 ms (1 ms buckets; TCG stretches some samples to 50 ms;
 # the guest's own noise under TCG puts hundreds of samples in the 2-3 ms

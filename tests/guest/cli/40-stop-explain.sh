@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # Auto-stop: osn top -s stops on an injected 300 ms hard-IRQ stall, exits
 # 2, prints "osn hit stop tracing" and explains the sample with the
 # local_timer irq; -t saves the trace.  osn hist -S stops on a period whose

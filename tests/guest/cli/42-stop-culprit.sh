@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # The stop explanation names the culprit: a 300 ms work item queued on CPU
 # 1 by the injector's sender kthread on CPU 0 trips osn top -s 200000; the
 # kworker's row of the explanation is followed by

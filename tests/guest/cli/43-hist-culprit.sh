@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 90
+# matrix: shard
 # osn hist --causes keys a histogram on the culprit: 30 work items of 2 ms
 # queued on CPU 1 by the injector's sender kthread on CPU 0 (started once
 # osn collects) make the column of culprit

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # osn leaves no trace: knobs, instances, osn events and the top-level
 # tracing_on are as before after a normal end, SIGINT and SIGTERM; after
 # SIGKILL the next run cleans up (and says so); a second concurrent osn

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # --json: osn top and osn hist print one JSON document on stdout (parsed
 # by jq) with the documented keys; --json=FILE keeps the text on stdout.
 # Every CPU is measured (half of each period, to leave room to the rest).

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # -P sets the workload threads' scheduling, osn moves itself off the
 # measured CPUs (or to -H), --trace-buffer-size sizes its instances, -e
 # adds events to the saved trace, --warm-up delays collection; a ring

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 240
+# matrix: shard
 # -d TIME covers ceil(TIME / period) periods of the measured CPU, as many
 # as TIME of runtime: osn top -d 3 reports 3 periods of 1 s (it reported 2
 # while it ended collecting before the last period's osn:sample), and

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 240
+# matrix: shard
 # osn hist's percentiles are the values, not the display buckets' edges:
 # with 10 us buckets, each of p50/p90/p99/p99.9 of CPU 1 lies within the
 # fine resolution (bucket / 100 = 100 ns) above the exact percentile of

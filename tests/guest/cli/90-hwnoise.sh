@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # osn hwnoise (rtla hwnoise): the workload measures with interrupts off
 # (the module's OSNOISE_IRQ_DISABLE, set for the run and restored after
 # it), only HW and NMI shown.  Injected hard IRQs on the measured CPU

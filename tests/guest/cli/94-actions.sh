@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # --on-threshold / --on-end actions and -t, the rtla way: the same command
 # line with osn and, where the guest's rtla has actions (forky-rt), with
 # rtla osnoise: the same exit status, files, signals and shell runs.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # -C/--cgroup[=PATH], the rtla way (rtla osnoise -C where the guest's
 # rtla has it).  The workload threads osn/N are kthreads bound to their
 # CPU (PF_NO_SETAFFINITY): cgroup v2 refuses to move them (cgroup.procs:

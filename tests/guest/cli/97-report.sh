@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # --report FILE.html of osn top and osn hist, with injected hard-IRQ
 # stalls on CPU 1: one self-contained page (no script, nothing fetched,
 # tags balanced) with one section and one time and one histogram chart per

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # osn audit: change an IRQ's affinity, two sysctls and a task's affinity in
 # the guest and see the status and evidence of the checks that follow them;
 # exit statuses (0/1 by whether a check fails, 2 on bad input), --json,

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 120
+# matrix: shard
 # osn monitor (probes only) on CPU 1, with HTTP and a textfile: 50 injected
 # runs of 3 ms of a thread on CPU 1 show up in its series (count and
 # seconds within 10 % of the injector's), 20 hard IRQs of 5 ms in CPU 1's

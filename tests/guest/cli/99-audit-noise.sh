@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 120
+# matrix: shard
 # --audit ties what osn measured to osn audit's findings: a busy task
 # pinned to the measured CPU 1 (thread noise) is shown with its task/PID
 # finding and the fix that moves it (taskset -pc 0 PID), the tick

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 400
+# matrix: shard
 # A catalogue of bad values written to every knob while osn measures CPU 1:
 # garbage, empty, whitespace, signs, overflowing and hex/octal-looking
 # numbers, format strings, non-ASCII digits, 4 KiB and 64 KiB strings,

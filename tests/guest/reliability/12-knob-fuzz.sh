@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 420
+# matrix: shard
 # Bounded fuzz of every knob while osn measures CPU 1: REL_FUZZ_N writes per
 # knob (default 150), half random bytes from /dev/urandom (1-64 bytes; one
 # in ten with NULs, written by dd in one write), half random strings over the

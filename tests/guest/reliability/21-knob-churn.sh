@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # Knobs changed in a loop while osn runs: REL_CHURN_N (default 8) rounds
 # of cpus (1, 0, 0-1, all: the threads must follow), period/runtime pairs
 # and thresholds, each read back; then the same with three writers at once

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # The CLI killed with SIGKILL mid-run (while collecting, and while starting
 # up, as soon as it holds its lock; osn top and osn hist), REL_CLI_N times
 # (default 2): what it left (its instance, the workload, its knobs) must

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 240
+# matrix: shard
 # The trace buffer overflows: an instance with a 4 KiB per-CPU buffer gets
 # every osn event at the 1 us threshold while hard-IRQ noise is injected on
 # CPU 1, with a consuming reader on trace_pipe part of the time and the

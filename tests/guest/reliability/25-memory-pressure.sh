@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 240
+# matrix: shard
 # Memory pressure while osn measures CPU 1: stress-ng --vm holds 60% of the
 # available memory and churns another 15% (page cache dropped, reclaim) while
 # REL_MEM_INJ (default 40) x 200 us stalls are injected on CPU 1 in hard

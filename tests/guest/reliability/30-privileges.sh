@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 180
+# matrix: shard
 # Privileges: the knobs are 0644 root, every tracefs osn file is root-only
 # for writing; an unprivileged user (uid 65534) writing a knob gets EACCES
 # and changes nothing, cannot enable osn events, load or unload osn;
