@@ -184,7 +184,8 @@ bool osn_thread_switch(struct osn_cpu *oc, bool prev_noise, bool next_noise,
  *    osn_nmi_handler_ran().
  * The sources the NMI interrupted are pushed forward as each part is
  * known.  The record is emitted as nmi_noise once the NMI is over, by the
- * next probe or workload iteration on the CPU (osn_flush_nmi()).
+ * next probe or workload iteration on the CPU, or by the next NMI
+ * (osn_flush_nmi()).
  */
 
 static void osn_nmi_account(struct osn_cpu *oc, u64 duration_ns)
@@ -205,6 +206,12 @@ void osn_nmi_begin(struct osn_cpu *oc, unsigned int seq)
 	if (oc->nmi_done_seq == seq)
 		return;
 	oc->nmi_done_seq = seq;
+	/*
+	 * The previous NMI is over: if nothing ran on the CPU since to emit
+	 * its record (a stall of the interrupted context), emit it now rather
+	 * than let this NMI's record replace it.
+	 */
+	osn_flush_nmi(oc);
 
 	if (!osn_cpu_active(oc))
 		return;
@@ -241,9 +248,10 @@ void osn_nmi_handler_ran(struct osn_cpu *oc, unsigned int seq, u64 delta_ns)
 
 /*
  * Emit the pending NMI record, if any.  Any context of the CPU may call
- * it: the cmpxchg makes exactly one caller emit a record, and a new NMI
- * arriving while the record is read replaces it (the old one is then only
- * counted in the sample, not emitted).
+ * it, NMIs included (osn_nmi_begin()): the cmpxchg makes exactly one
+ * caller emit a record.  A new NMI arriving while a context reads the
+ * record emits it first and pends its own, which that context's retry
+ * then emits: each record once.
  */
 void osn_flush_nmi(struct osn_cpu *oc)
 {

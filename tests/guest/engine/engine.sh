@@ -377,8 +377,12 @@ eng_class_bounds() {
 			}
 			# An injected thread adds its own entry and may wake one
 			# more thread (the completion of its waker, a kworker): up to
-			# two entries an injection (trixie: 106 for 50).
-			per = (c == "thread") ? 2 : 1
+			# two entries an injection (trixie: 106 for 50).  An injected
+			# softirq that TCG stretches to a few ms has a tick inside,
+			# whose TIMER/RCU softirqs run as an entry of their own right
+			# after it: up to two as well (5.10: 137 for 50, with 7 a
+			# period of background).
+			per = (c == "thread" || c == "softirq") ? 2 : 1
 			maxc = int(p * QC[c] * 3 / 2) + done * per + int(done / 4)
 			printf "# %-7s quiet max %d a period; %d periods of injection: %d entries (<= %d)\n",
 				c, QC[c], p, IC[c], maxc
@@ -394,8 +398,7 @@ eng_class_bounds() {
 # buffer was on), against osn's own noise events of CPU 1 in them (an
 # event is written when its source ends, counted when it begins: a
 # source that spans the end of a period, or starts in the last moment of
-# one, differs by one; NMIs whose record a newer one replaced have no
-# event).  Counts within 2 + 2%, times within 1 ms + 2%: a class
+# one, differs by one).  Counts within 2 + 2%, times within 1 ms + 2%: a class
 # counted twice or as another one is off by all of its entries.
 eng_stats_vs_events() {
 	awk "$ENG_SAMPLE_AWK"'
