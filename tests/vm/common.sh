@@ -118,17 +118,32 @@ as_root() {
 
 now_s() { date +%s; }
 
-# The sharded matrix of make check (Documentation/kernels.md).  A guest
-# test whose header has "# matrix: shard" checks what is the same code on
-# every kernel: the host CLI, the module's own parsers.  With OSN_SHARD
-# set to a day number, it runs on OSN_SHARD_MAIN and on one other kernel
-# of the matrix, a different one each day; without, everywhere.  The
-# other tests (the engine, timerlat, the injector, the kernel's own
-# interfaces) run on every kernel every time.
+# The sharded matrix of make check (Documentation/kernels.md), with
+# OSN_SHARD set to a day number; without it, every test runs everywhere.
+#  - A guest test whose header has "# matrix: shard" checks what is the
+#    same code on every kernel (the host CLI, the module's own parsers):
+#    it runs on OSN_SHARD_MAIN and on one other kernel, a different one
+#    each day (shard_plan).
+#  - Twins are two kernels of the same upstream stable series built by
+#    Debian for two suites (6.12.y in bookworm-backports and in trixie):
+#    each builds and loads osn with its own toolchain and runs the tests
+#    marked "# matrix: every", but the rest of the kernel-side suite is
+#    dealt between the two, from an offset that moves daily (twin_plan).
+#  - Every other test (the engine, timerlat, the injector, hotplug,
+#    unload, hist triggers) runs on every other kernel every time.
 OSN_SHARD_MAIN=6.1
+OSN_TWINS="6.12:trixie 6.12-rt:trixie-rt"
 
-is_sharded() {	# TESTFILE (path): has the "# matrix: shard" header?
-	head -n 5 "$1" | grep -q '^#[[:space:]]*matrix:[[:space:]]*shard\b'
+matrix_tag() {	# TESTFILE: the word of its "# matrix: WORD" header, if any
+	head -n 5 "$1" | sed -n 's/^#[[:space:]]*matrix:[[:space:]]*\([a-z]*\).*/\1/p' | head -n 1
+}
+is_sharded() { [ "$(matrix_tag "$1")" = shard ]; }
+
+twin_of() {	# K: its twin, if it has one
+	local p
+	for p in $OSN_TWINS; do
+		case $p in "$1":*) echo "${p#*:}" ;; *:"$1") echo "${p%%:*}" ;; esac
+	done
 }
 
 # shard_plan DAY: a line "TEST KERNEL" per sharded test (TEST as
@@ -145,6 +160,22 @@ shard_plan() {
 	for t in $(cd "$OSN_ROOT/tests" && ls guest/*/[0-9]*.sh); do
 		is_sharded "$OSN_ROOT/tests/$t" || continue
 		echo "$t ${others[$(((i + $1) % ${#others[@]}))]}"
+		i=$((i + 1))
+	done
+}
+
+# twin_plan DAY K: a line "TEST KERNEL" per test that twin K and its twin
+# deal between them on DAY (neither sharded nor "# matrix: every"), in
+# name order, alternately, the first one's twin moving each day.
+twin_plan() {
+	local pair=("$2" "$(twin_of "$2")") i t
+	[ -n "${pair[1]}" ] || return 0
+	# the same order on both twins: the pair as OSN_TWINS writes it
+	case " $OSN_TWINS " in *" ${pair[1]}:${pair[0]} "*) pair=("${pair[1]}" "${pair[0]}") ;; esac
+	i=$1
+	for t in $(cd "$OSN_ROOT/tests" && ls guest/*/[0-9]*.sh); do
+		case $(matrix_tag "$OSN_ROOT/tests/$t") in shard|every) continue ;; esac
+		echo "$t ${pair[$((i % 2))]}"
 		i=$((i + 1))
 	done
 }

@@ -200,12 +200,13 @@ cp "$OSN_ROOT/include/osn/osn_abi.h" "$root/osn/include/"
 tlimit=0
 ntests=0
 # The sharded matrix (OSN_SHARD=DAY, make check; common.sh): the
-# sharded tests that run on another kernel today are left out here.
+# sharded tests that run on another kernel today, and the tests the twin
+# of this kernel runs today, are left out here.
 declare -A shard_on=()
 shard_skip=
 if [ -n "${OSN_SHARD:-}" ] && [ "$K" != "$OSN_SHARD_MAIN" ]; then
 	case $OSN_SHARD in *[!0-9]*) die "OSN_SHARD: '$OSN_SHARD' is not a day number" ;; esac
-	while read -r t k; do shard_on[$t]=$k; done < <(shard_plan "$OSN_SHARD")
+	while read -r t k; do shard_on[$t]=$k; done < <(shard_plan "$OSN_SHARD" && twin_plan "$OSN_SHARD" "$K")
 fi
 sel() {
 	if [ -n "${shard_on[$1]:-}" ] && [ "${shard_on[$1]}" != "$K" ]; then
@@ -265,7 +266,8 @@ for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 done
 timeout_s=${OSN_VM_TIMEOUT:-$((tlimit + 180))}
 if [ -n "$shard_skip" ]; then
-	note "$K: sharded matrix, day $OSN_SHARD: $(echo $shard_skip | wc -w) tests run on $OSN_SHARD_MAIN and another kernel today, not here"
+	tw=$(twin_of "$K")
+	note "$K: sharded matrix, day $OSN_SHARD: $(echo $shard_skip | wc -w) tests run on other kernels today${tw:+ (its twin: $tw)}, not here"
 fi
 
 cat >"$root/osn/config" <<EOC

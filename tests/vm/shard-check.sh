@@ -9,6 +9,9 @@
 #   - plan/cover: in nine days in a row, each sharded test has been on each
 #     of the nine other kernels;
 #   - plan/moves: two days in a row give every test another kernel;
+#   - plan/twins: twin kernels (OSN_TWINS) compute the same plan, dealing
+#     every test neither sharded nor "matrix: every" to one of the two,
+#     alternately, and to the other one the next day;
 #   - header/kernel-side: no test of the areas that check the kernel's side
 #     (engine/, timerlat/, injector/, vm/) is sharded;
 #   - guest/skip: guest-init.sh's selected() leaves out what OSN_SKIP
@@ -60,6 +63,32 @@ why=ok
 side=$(echo "$sharded" | grep -E '^guest/(engine|timerlat|injector|vm)/')
 [ -z "$side" ] || why="kernel-side tests sharded: $side"
 result header/kernel-side "$why"
+
+# The twins: both compute the same plan, which deals every test neither
+# sharded nor "# matrix: every" to one of the two, and the other one the
+# next day.
+why=ok
+for pair in $OSN_TWINS; do
+	a=${pair%%:*} b=${pair#*:}
+	[ "$(twin_of "$a")" = "$b" ] && [ "$(twin_of "$b")" = "$a" ] ||
+		{ why="$a and $b are not each other's twin"; break; }
+	pa=$(twin_plan "$day" "$a")
+	[ "$pa" = "$(twin_plan "$day" "$b")" ] || { why="$a and $b disagree on the plan"; break; }
+	split=$(cd "$OSN_ROOT/tests" && for t in guest/*/[0-9]*.sh; do
+		case $(matrix_tag "$t") in shard|every) ;; *) echo "$t" ;; esac; done)
+	[ "$(echo "$pa" | awk '{ print $1 }')" = "$split" ] ||
+		{ why="$a's plan is not the unsharded tests, once each"; break; }
+	bad=$(echo "$pa" | awk -v a="$a" -v b="$b" '$2 != a && $2 != b')
+	[ -z "$bad" ] || { why="tests dealt outside $a and $b: $bad"; break; }
+	n=$(echo "$pa" | awk -v a="$a" '$2 == a' | wc -l)
+	[ $((2 * n - $(echo "$pa" | wc -l))) -ge -1 ] && [ $((2 * n - $(echo "$pa" | wc -l))) -le 1 ] ||
+		{ why="$a gets $n of $(echo "$pa" | wc -l) tests"; break; }
+	same=$(join <(echo "$pa" | sort) <(twin_plan $((day + 1)) "$a" | sort) |
+		awk '$2 == $3 { print $1 }')
+	[ -z "$same" ] || { why="on the same twin two days in a row: $same"; break; }
+done
+[ -n "$(twin_of "$OSN_SHARD_MAIN")" ] && why="the main kernel has a twin"
+result plan/twins "$why"
 
 why=ok
 # The guest's selected(), as guest-init.sh defines it.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 120
+# matrix: every
 # osn.ko loads, exposes the ABI's events and fields, starts a workload
 # thread per selected CPU when an osn event is enabled, reports periods,
 # and stops the threads when the last osn event is disabled.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: every
 # osn_inject.ko loads, exposes its debugfs files, reports idle, unloads.
 . "$OSN_TESTS/guest/lib.sh"
 require_ko osn_inject

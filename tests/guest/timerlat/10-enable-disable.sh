@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: every
 # mode=timerlat with cpus=1: enabling osn:timerlat_sample starts one
 # thread timerlat/1 (no osn/ thread); its samples come from CPU 1 only,
 # in IRQ/thread pairs of one seqnum; their number over the window matches

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 30
+# matrix: every
 # The bench's guest environment is what tests/README.md promises.
 . "$OSN_TESTS/guest/lib.sh"
 
