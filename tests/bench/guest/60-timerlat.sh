@@ -39,7 +39,7 @@ INJ_SECS=$((COUNT * INTERVAL / 1000000 + 3))
 # its max)
 CT_HIST_US=$((DUR * 5))
 # shellcheck disable=SC2034 # read by bench_instance
-BENCH_BUF_KB=4096
+BENCH_BUF_KB=2048
 BCPU3=$(printf '%03d' $BCPU)
 
 have_up_tl() {
@@ -194,7 +194,7 @@ cost() {
 	c_rep=$1 c_tr=$2
 	case $c_tr in
 	none)	;;
-	cyclictest)	ct_run $((COST_SECS + 2)) ;;
+	cyclictest)	ct_run $((COST_SECS + 5)) ;;
 	*)	tl_start "$c_tr" bench_tl ;;
 	esac
 	sleep 0.5
