@@ -12,11 +12,13 @@
 #            IRQ (irq_*) and thread (thr_*) latency, samples per second;
 #   tl_inj   the same while the injector stalls CPU 1 in hard IRQ
 #            $COUNT times for $DUR us (a hard hrtimer busy-waiting, as
-#            tests/guest/timerlat/20-irq-stall.sh): the expiry that falls
-#            in a stall waits for its end, so each stall yields one
-#            latency near its length.  *_top is the median of the $COUNT
-#            largest latencies, which an odd emulator gap cannot move as
-#            it moves the max; stall_us is the injector's longest stall;
+#            tests/guest/timerlat/20-irq-stall.sh): the activation due in
+#            a stall waits for its end, so each stall yields one thread
+#            latency near its length (and an IRQ latency as long, unless
+#            the stall began before the thread armed that activation).
+#            *_top is the median of the $COUNT largest latencies, which an
+#            odd emulator gap cannot move as it moves the max; stall_us
+#            is the injector's longest stall;
 #   tl_cost  what the tracer costs the measured CPU: stress-ng --cpu on
 #            CPU 1 (bogo ops/s, real time) with the tracer ("none": none).
 # Latencies in us.  Figures are reported, never asserted.
@@ -32,7 +34,12 @@ COST_SECS=5
 [ "$BENCH_QUICK" = 1 ] && SECS=3 COST_SECS=3
 COUNT=5
 DUR=10000
-INTERVAL=300000
+# The stalls' phase against the period steps by a fifth of it from one
+# stall to the next: the activation due in a stall has its timer armed
+# only if the thread ran after the previous one before the stall began,
+# so the IRQ latency a stall yields depends on that phase, and with an
+# interval a multiple of the period all stalls of a run would share it.
+INTERVAL=$((300000 + PERIOD / COUNT))
 # the injected window: COUNT stalls INTERVAL apart, with room either side
 INJ_SECS=$((COUNT * INTERVAL / 1000000 + 3))
 # a cyclictest histogram wide enough for the stalls (overflows count at
