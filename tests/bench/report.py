@@ -385,6 +385,55 @@ def rows_for(data):
     return R
 
 
+TL_CTX = (('irq', 'IRQ'), ('thr', 'thread'))
+TL_STATS = (('min', 'min'), ('avg', 'average'), ('p99', '99th percentile'), ('max', 'max'))
+
+
+def tl_lost(rec, same):
+    """the throughput a tracer takes, % of the run without one"""
+    r = rel_to('none', 'ops_s')(rec, same)
+    return None if r is None else 100.0 * (1.0 - r)
+
+
+def rows_timerlat(data):
+    """The timerlat table (tests/bench/guest/60-timerlat.sh): osn timerlat
+    against upstream's timerlat tracer, cyclictest as the reference
+    (thread latency only: it has no IRQ side)."""
+    R = []
+    sec = lambda title: R.append(title)
+
+    def ct(k, digits=2, fig=None):
+        return [('cyclictest', 'cyclictest', key(k), digits) + ((fig,) if fig else ())]
+
+    sec('Timer latency, nothing else running (CPU 1, period 1000 µs)')
+    for c, lab in TL_CTX:
+        for st, name in TL_STATS:
+            R.append(Row(f'{lab} latency, {name} (µs)', 'tl_idle', key(f'{c}_{st}'), 2,
+                         better='lower', refs=ct(f'thr_{st}') if c == 'thr' else []))
+        R.append(Row(f'{lab} samples per second', 'tl_idle', key(f'{c}_n_s'), 0,
+                     better='1000', refs=ct('thr_n_s', 0) if c == 'thr' else []))
+    sec('Timer latency under 5 injected 10 ms hard-IRQ stalls on CPU 1 (period 1000 µs); '
+        'the two tracers should agree: ratio ≈ 1')
+    for c, lab in TL_CTX:
+        R.append(Row(f'{lab} latency, max (µs)', 'tl_inj', key(f'{c}_max'), 0,
+                     refs=(ct('thr_max', 0) if c == 'thr' else []) +
+                     [('longest stall, on the injector\'s clock', 'osn', key('stall_us'), 0)]))
+        R.append(Row(f'{lab} latency, median of the 5 largest (µs)', 'tl_inj', key(f'{c}_top'), 0,
+                     refs=ct('thr_top', 0) if c == 'thr' else [],
+                     note='one per stall; an emulator gap moves the max, not this'))
+        R.append(Row(f'{lab} latency, average (µs)', 'tl_inj', key(f'{c}_avg'), 2,
+                     refs=ct('thr_avg') if c == 'thr' else []))
+    sec('What timerlat costs the measured CPU: stress-ng --cpu on CPU 1 (bogo ops/s) '
+        'while it is measured')
+    R.append(Row('ops/s', 'tl_cost', key('ops_s'), 0, better='higher', ref='none',
+                 ref_label='no tracer', refs=ct('ops_s', 0)))
+    R.append(Row('ops/s relative to no tracer', 'tl_cost', rel_to('none', 'ops_s'), 3,
+                 better='higher', refs=[('cyclictest', 'cyclictest', rel_to('none', 'ops_s'), 3)]))
+    R.append(Row('throughput the tracer takes from stress-ng (%)', 'tl_cost', tl_lost, 2, better='lower',
+                 refs=[('cyclictest', 'cyclictest', tl_lost, 2)]))
+    return R
+
+
 def evaluate(row, data):
     out = {}
     per = {}
@@ -423,15 +472,17 @@ def evaluate(row, data):
     return out
 
 
-def build(data, info, args):
-    table = []
+def build(data, info, args, rows, upname='osnoise'):
+    """-> markdown, json of @rows (rows_for or rows_timerlat)"""
     js = {'kernel': args.kernel, 'date': time.strftime('%Y-%m-%d %H:%M:%S %Z'),
           'guest': info, 'repeats': args.repeats, 'quick': bool(int(args.quick or 0)),
           'vm_status': args.vm_status, 'seconds': args.seconds, 'host_load': args.host_load,
           'host_cpus': args.host_cpus, 'commit': args.commit, 'qemu': args.qemu,
           'tcg_thread': args.tcg,
           'figures': []}
-    has_up = any('up' in d or 'rtla' in d for d in data.values())
+    figs = {r.fig for r in rows if not isinstance(r, str)} | \
+        {r.fig_b for r in rows if not isinstance(r, str)}
+    has_up = any('up' in d or 'rtla' in d for f, d in data.items() if f in figs)
     bname = 'upstream' if has_up else 'upstream (not on this kernel)'
     md = []
     md.append(f"Kernel **{args.kernel}** ({info.get('kernel', '?')}), QEMU TCG "
@@ -446,7 +497,7 @@ def build(data, info, args):
         md.append('Cells: median (min–max) over the repeats; ratio = osn / upstream per repeat. '
                   '"better" says which way is good.')
     else:
-        md.append('This kernel has no upstream osnoise: osn alone. Cells: median (min–max) over '
+        md.append(f'This kernel has no upstream {upname}: osn alone. Cells: median (min–max) over '
                   'the repeats. "better" says which way is good.')
     md.append('')
     if has_up:
@@ -456,7 +507,7 @@ def build(data, info, args):
         hdr = '| figure | osn | reference | better |'
         sep = '| --- | --- | --- | --- |'
     pending = None     # a section's title, printed with its first row
-    for row in rows_for(data):
+    for row in rows:
         if isinstance(row, str):
             pending = row
             continue
@@ -501,7 +552,7 @@ def build(data, info, args):
         if row.note:
             cref = f'{cref}; {row.note}' if cref else row.note
         b = {'lower': 'lower', 'higher': 'higher', '100': 'closer to 100', '0': 'closer to 0',
-             '1': 'closer to 1'}.get(row.better, '')
+             '1': 'closer to 1', '1000': 'closer to 1000'}.get(row.better, '')
         if has_up:
             md.append(f'| {row.label} | {ca} | {cb} | {cr} | {cref} | {b} |')
         else:
@@ -591,6 +642,10 @@ def main():
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--md')
     ap.add_argument('--json')
+    ap.add_argument('--md-timerlat',
+                    help='the timerlat table goes to this file (written only when the run has '
+                         'timerlat figures); --md then has the others (written only when the '
+                         'run has some)')
     ap.add_argument('--update-doc')
     ap.add_argument('--repeats', default='?')
     ap.add_argument('--quick', default='0')
@@ -632,11 +687,25 @@ def main():
     if not data:
         print('report: no OSN-BENCH lines in ' + ' '.join(args.logs), file=sys.stderr)
         return 1
-    md, js = build(derive(data), info, args)
-    if args.md:
+    data = derive(data)
+    md, js = build(data, info, args, rows_for(data))
+    tmd, tjs = build(data, info, args, rows_timerlat(data), 'timerlat')
+    # the host's own figures (osn.ko's size) alone make no osnoise table
+    if not any(f['fig'] != 'size' for f in js['figures']):
+        md = None
+    if not tjs['figures']:
+        tmd = None
+    js['figures'] += tjs['figures']
+    if args.md_timerlat:
+        if tmd:
+            with open(args.md_timerlat, 'w') as f:
+                f.write(tmd)
+    else:
+        md = '\n'.join(m for m in (md, tmd) if m) or None
+    if md and args.md:
         with open(args.md, 'w') as f:
             f.write(md)
-    else:
+    elif md:
         sys.stdout.write(md)
     if args.json:
         with open(args.json, 'w') as f:

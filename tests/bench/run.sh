@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh [--kernel K]... [--repeats N] [--quick] [--no-doc] - benchmark osn
-# against upstream osnoise, rtla and oslat (`make bench`).
+# against upstream osnoise, rtla and oslat, and osn timerlat against
+# upstream timerlat and cyclictest (`make bench`).
 #
 #   tests/bench/run.sh                   the Debian 6.1 PREEMPT_RT kernel (it
 #                                        carries upstream osnoise and rtla
@@ -15,9 +16,13 @@
 # tools/osn, packs them with rtla, oslat, stress-ng and jq, and runs
 # tests/bench/guest/NN-*.sh, which alternate the tracers within the boot
 # and print OSN-BENCH result lines.  tests/bench/report.py turns them into
-#   build/bench/<K>/results.{md,json}     per kernel
-#   build/bench/results.{md,json}         the latest run
-# and (unless --no-doc) replaces the <K> table in Documentation/performance.md.
+#   build/bench/<K>/results.{md,json}     per kernel (results.md: the
+#                                         osnoise figures)
+#   build/bench/<K>/timerlat.md           60-timerlat.sh's table
+#   build/bench/results.{md,json}, timerlat.md   the latest run
+# and (unless --no-doc) replaces the <K> and "<K> timerlat" tables in
+# Documentation/performance.md (each only when the run has its figures:
+# OSN_TESTS_FILTER=60-timerlat runs that script alone).
 # Logs: build/bench/<K>/run.log (whole console), build/bench/vm/<K>/.
 #
 #   --repeats N   repeats of every measurement (default 5; env BENCH_REPEATS)
@@ -47,7 +52,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; repeats=1; shift ;;
 	--scale) scale=1; shift ;;
 	--no-doc) doc=0; shift ;;
-	-h|--help) sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -145,24 +150,31 @@ for K in "${kernels[@]}"; do
 		status=1
 		continue
 	fi
+	# results.md: the osnoise figures, timerlat.md: 60-timerlat's; each
+	# only when the run has some (OSN_TESTS_FILTER may select either)
+	rm -f "$kout/results.md" "$kout/timerlat.md"
 	if python3 "$OSN_ROOT/tests/bench/report.py" --kernel "$K" --repeats "$repeats" \
 		--quick "$quick" --vm-status "$vrc" --seconds "$secs" \
 		--host-load "$load0 -> $load1" --host-cpus "$(nproc)" --commit "$commit" \
 		--qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
 		--tcg "${OSN_VM_TCG_THREAD:-single}" \
-		--md "$kout/results.md" --json "$kout/results.json" \
-		"$kout/run.log" "$host"; then
-		cp "$kout/results.md" "$out/results.md"
+		--md "$kout/results.md" --md-timerlat "$kout/timerlat.md" \
+		--json "$kout/results.json" "$kout/run.log" "$host"; then
 		cp "$kout/results.json" "$out/results.json"
-		if [ $doc = 1 ] && [ $quick = 0 ]; then
-			python3 "$OSN_ROOT/tests/bench/report.py" --update-doc \
-				"$OSN_ROOT/Documentation/performance.md" --kernel "$K" \
-				--md "$kout/results.md"
-		fi
+		for f in results:"$K" timerlat:"$K timerlat"; do
+			rm -f "$out/${f%%:*}.md"
+			[ -s "$kout/${f%%:*}.md" ] || continue
+			cp "$kout/${f%%:*}.md" "$out/${f%%:*}.md"
+			if [ $doc = 1 ] && [ $quick = 0 ]; then
+				python3 "$OSN_ROOT/tests/bench/report.py" --update-doc \
+					"$OSN_ROOT/Documentation/performance.md" --kernel "${f#*:}" \
+					--md "$kout/${f%%:*}.md"
+			fi
+			echo
+			cat "$kout/${f%%:*}.md"
+		done
 		echo
-		cat "$kout/results.md"
-		echo
-		note "bench $K: ${secs}s, results in $kout/results.{md,json}"
+		note "bench $K: ${secs}s, results in $kout/{results,timerlat}.md, $kout/results.json"
 	else
 		note "bench $K: no results (see $kout/run.log)"
 		status=1

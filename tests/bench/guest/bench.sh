@@ -61,9 +61,14 @@ bench_result() {
 # CPU for SECS s, its output in LOG; prints STRESSOR's bogo ops/s (real
 # time), nothing if stress-ng gave no metrics.
 sng_ops_s() {
-	_so_n=$1 _so_s=$2 _so_l=$3
-	shift 3
-	timeout $((_so_s * 4 + 30)) stress-ng "$@" --taskset $HCPU \
+	sng_ops_s_on $HCPU "$@"
+}
+
+# sng_ops_s_on CPU STRESSOR SECS LOG ARGS...: the same on CPU.
+sng_ops_s_on() {
+	_so_c=$1 _so_n=$2 _so_s=$3 _so_l=$4
+	shift 4
+	timeout $((_so_s * 4 + 30)) stress-ng "$@" --taskset "$_so_c" \
 		--timeout "${_so_s}s" --metrics-brief >"$_so_l" 2>&1
 	awk -v n="$_so_n" '{ for (i = 1; i < NF; i++)
 		if ($i == n && $(i + 1) ~ /^[0-9]+$/) print $(NF - 1) }' "$_so_l" | head -n 1
@@ -188,6 +193,19 @@ comm_running() {
 	cat /proc/[0-9]*/comm 2>/dev/null | grep -Eq "$1"
 }
 
+# bench_instance NAME TEARDOWN: a new tracefs instance NAME, tracing off,
+# $BENCH_BUF_KB per CPU, removed at exit by `TEARDOWN NAME` (a leftover of
+# that name first); sets BI to its path.  Not in $(...): it registers its
+# cleanup and may fail the script.
+bench_instance() {
+	BI=$TFS/instances/$1
+	[ -d "$BI" ] && "$2" "$1"
+	mkdir "$BI" || fail "mkdir instance $1"
+	on_exit "$2" "$1"
+	echo 0 >"$BI/tracing_on"
+	[ -z "$BENCH_BUF_KB" ] || echo "$BENCH_BUF_KB" >"$BI/buffer_size_kb"
+}
+
 # ---- upstream osnoise (tracefs) ----------------------------------------------
 
 UP_KNOBS="cpus period_us runtime_us stop_tracing_us stop_tracing_total_us"
@@ -226,12 +244,8 @@ up_start() {
 	echo $BCPUS >"$UPD/cpus" || fail "osnoise/cpus"
 	set_pr "$UPD" "$_us_p" "$_us_r"
 	echo "$_us_t" >"$TFS/tracing_thresh" || fail "tracing_thresh=$_us_t"
-	_us_d=$TFS/instances/$_us_n
-	[ -d "$_us_d" ] && up_teardown "$_us_n"
-	mkdir "$_us_d" || fail "mkdir instance $_us_n"
-	on_exit up_teardown "$_us_n"
-	echo 0 >"$_us_d/tracing_on"
-	[ -z "$BENCH_BUF_KB" ] || echo "$BENCH_BUF_KB" >"$_us_d/buffer_size_kb"
+	bench_instance "$_us_n" up_teardown
+	_us_d=$BI
 	for _us_e in "$@"; do
 		echo 1 >"$_us_d/events/osnoise/$_us_e/enable" || fail "enable osnoise/$_us_e"
 	done
@@ -271,12 +285,8 @@ osnb_start() {
 	echo $BCPUS >"$OSN_PARAMS/cpus" || fail "osn cpus"
 	set_pr "$OSN_PARAMS" "$_os_p" "$_os_r"
 	echo "$_os_t" >"$OSN_PARAMS/threshold_us" || fail "osn threshold_us=$_os_t"
-	_os_d=$TFS/instances/$_os_n
-	[ -d "$_os_d" ] && rm_instance "$_os_n"
-	mkdir "$_os_d" || fail "mkdir instance $_os_n"
-	on_exit rm_instance "$_os_n"
-	echo 0 >"$_os_d/tracing_on"
-	[ -z "$BENCH_BUF_KB" ] || echo "$BENCH_BUF_KB" >"$_os_d/buffer_size_kb"
+	bench_instance "$_os_n" rm_instance
+	_os_d=$BI
 	for _os_e in "$@"; do
 		echo 1 >"$_os_d/events/osn/$_os_e/enable" || fail "enable osn/$_os_e"
 	done
