@@ -121,7 +121,9 @@ now_s() { date +%s; }
 # The sharded matrix of make check (Documentation/kernels.md), with
 # OSN_SHARD set to a day number; without it, every test runs everywhere.
 #  - A guest test whose header has "# matrix: shard" checks what is the
-#    same code on every kernel (the host CLI, the module's own parsers):
+#    same code on every kernel (the host CLI, the module's own parsers),
+#    or repeats at length what the unsharded tests do everywhere (the
+#    storms of reliability/):
 #    it runs on OSN_SHARD_MAIN and on one other kernel, a different one
 #    each day (shard_plan).
 #  - Twins are two kernels of the same upstream stable series built by
@@ -129,8 +131,8 @@ now_s() { date +%s; }
 #    each builds and loads osn with its own toolchain and runs the tests
 #    marked "# matrix: every", but the rest of the kernel-side suite is
 #    dealt between the two, from an offset that moves daily (twin_plan).
-#  - Every other test (the engine, timerlat, the injector, hotplug,
-#    unload, hist triggers) runs on every other kernel every time.
+#  - Every other test (the engine with its hotplug and unload tests,
+#    timerlat, the injector) runs on every other kernel every time.
 OSN_SHARD_MAIN=6.1
 OSN_TWINS="6.12:trixie 6.12-rt:trixie-rt"
 

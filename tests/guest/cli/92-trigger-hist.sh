@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 60
+# matrix: shard
 # -t -e sys:event --trigger 'hist:...' saves the event's histogram to
 # <system>_<event>_hist.txt in the current directory at the end of the
 # run, as rtla does: its hist file, keyed here by the IRQ's name, with

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 240
+# matrix: shard
 # insmod osn.ko with bad parameters: each load must fail, leave no module
 # and no osn/ thread behind; then a plain load works.
 . "$OSN_TESTS/guest/lib.sh"

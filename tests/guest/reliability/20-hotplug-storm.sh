@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # CPU hotplug while osn measures the CPU: REL_HOTPLUG_N (default 20)
 # offline/online cycles of CPU 1 with cpus=1 (its thread must go and come
 # back exactly once), REL_HOTPLUG_N / 4 with cpus=0-1 (osn/0 must stay the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # osn events enabled and disabled in a loop from three tracefs instances at
 # once (REL_TOGGLE_N rounds each, default 12), plus the top-level buffer
 # and an instance created and removed with osn events enabled.  The

@@ -1,5 +1,6 @@
 #!/bin/sh
 # timeout: 300
+# matrix: shard
 # rmmod osn while it measures, REL_UNLOAD_N rounds (default 2) of: rmmod
 # with an osn event enabled (idle, right after the enable, with a reader
 # blocked on trace_pipe, against an enable/disable loop).  Either the
