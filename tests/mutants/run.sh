@@ -101,7 +101,9 @@ fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 exec 9>"$out/.lock"
-flock -n 9 || die "$out is in use by another run"
+# A run's children (a guest's watchdog) may hold the lock a moment
+# after it ended: wait for them.
+flock -w 120 9 || die "$out is in use by another run (waited 120 s)"
 tree=$out/tree orig=$out/tree.orig
 if [ "$runs" = 1 ]; then
 	# The tree as it is now (committed or not), without build products;

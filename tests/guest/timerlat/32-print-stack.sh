@@ -3,7 +3,12 @@
 # print_stack: every thread sample whose latency reaches it (integer us,
 # >=) is followed by one osn:timerlat_stack of the timer IRQ's stack
 # (kernel addresses), and no other sample is; injected 30 ms hard-IRQ
-# stalls make at least one such sample each.
+# stalls make such samples: at a period of 10 ms each stall holds an
+# activation due at most 10 ms after its start, late by over 20 ms.  A
+# stall that begins while the thread runs, after its sample and before it
+# armed the next activation, delays no activation (the thread arms one
+# after the stall, as upstream's does): under TCG the thread runs for a
+# percent or two of a 10 ms period, so one stall in three may be missed.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/timerlat/timerlat.sh"
@@ -11,7 +16,7 @@ require_cpus 2
 inject_load
 PRINT_US=20000
 COUNT=3
-tl_setup cpus=1 print_stack=$PRINT_US
+tl_setup cpus=1 print_stack=$PRINT_US timerlat_period_us=10000
 eng_instance osn_tl32 timerlat_sample timerlat_stack
 i=$ENG_I
 echo 1 >"$i/tracing_on"
@@ -52,5 +57,5 @@ cat /tmp/tl32_res
 set -- $(tail -n 1 /tmp/tl32_res)
 assert_eq "$6" 0 "misplaced or missing stacks"
 assert_eq "$4" "$2" "stacks against late thread samples"
-assert_ge "$2" $COUNT "late thread samples (one per injected stall at least)"
+assert_ge "$2" $((COUNT - 1)) "late thread samples (one per injected stall, but one)"
 exit 0
