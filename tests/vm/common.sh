@@ -136,8 +136,13 @@ now_s() { date +%s; }
 OSN_SHARD_MAIN=6.1
 OSN_TWINS="6.12:trixie 6.12-rt:trixie-rt"
 
+# test_header TESTFILE KEY: the value of its "# KEY: VALUE" line among
+# its first 5 lines (timeout, boot, matrix: tests/README.md), if any.
+test_header() {
+	head -n 5 "$1" | sed -n "s/^#[[:space:]]*$2:[[:space:]]*//p" | head -n 1
+}
 matrix_tag() {	# TESTFILE: the word of its "# matrix: WORD" header, if any
-	head -n 5 "$1" | sed -n 's/^#[[:space:]]*matrix:[[:space:]]*\([a-z]*\).*/\1/p' | head -n 1
+	test_header "$1" matrix | sed 's/[^a-z].*//'
 }
 is_sharded() { [ "$(matrix_tag "$1")" = shard ]; }
 

@@ -236,8 +236,8 @@ declare -A vparams=() vlimit=() vsmp=()
 vnames=
 for t in $(cd "$OSN_ROOT/tests" && eval ls $dirs 2>/dev/null); do
 	sel "$t" || continue
-	l=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' | head -n 1)
-	b=$(head -n 5 "$OSN_ROOT/tests/$t" | sed -n 's/^#[[:space:]]*boot:[[:space:]]*//p' | head -n 1)
+	l=$(test_header "$OSN_ROOT/tests/$t" timeout | sed -n 's/^\([0-9][0-9]*\).*/\1/p')
+	b=$(test_header "$OSN_ROOT/tests/$t" boot)
 	if [ -n "$b" ]; then
 		bn=${b%% *}
 		if [ -z "${vparams[$bn]+set}" ]; then
