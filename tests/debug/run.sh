@@ -78,5 +78,6 @@ done < <(grep -o 'OSN-RESULT .*' "$OSN_BUILD/debug/run.log")
 # shellcheck disable=SC2086
 grep -h 'OSN-FAULT' $consoles 2>/dev/null | sed 's/^ *//' >"$OSN_BUILD/debug/faults.txt" || true
 note "debug: $(cat "$OSN_KCACHE/debug/kver") built in $(cat "$OSN_KCACHE/debug/build-seconds" 2>/dev/null || echo '?') s; run $(( $(now_s) - t0 )) s; fault table in $OSN_BUILD/debug/faults.txt"
+record_row "make check-debug" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 ))
 echo "${p:-0} passed, ${f:-1} failed"
 exit $rc

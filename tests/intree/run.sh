@@ -45,5 +45,6 @@ if [ "${s:-0}" -gt 0 ]; then
 	rc=1
 fi
 note "intree: $(cat "$OSN_KCACHE/intree/kver") built in $(cat "$OSN_KCACHE/intree/build-seconds" 2>/dev/null || echo '?') s; run $(( $(now_s) - t0 )) s"
+record_row "make check-intree" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 ))
 echo "${p:-0} passed, ${f:-1} failed"
 exit $rc
