@@ -52,29 +52,35 @@ c=$(jq -r '.stop.parts[] | select(.class == "thread") | .causes[] |
 	"\(.function) \(.origin_comm):\(.origin_pid) \(.origin_cpu)"' "$j" | head -n 1)
 assert_eq "$c" "inj_work_fn $src 0" "JSON cause of the kworker part"
 
-# osn top --causes: 40 work items of 1 ms queued from CPU 0 during a 4 s
-# run rank the work function with its sender as origin, counted once per
-# noise it took part in (started once osn collects); the JSON has the
-# same culprit and count.
-cli_start "$CLI_OUT/causes.txt" top -c 1 -d 4 -q --causes \
+# osn top --causes: 40 work items of 1 ms queued from CPU 0 rank the work
+# function with its sender as origin, counted once per noise it took part
+# in; the JSON has the same culprit and count.  No -d: osn ends (SIGINT)
+# once every item ran, however slow the kernel (a -d 4 run on the debug
+# kernel, KASAN and lockdep on, counted 17 of its 40 items).
+cli_start "$CLI_OUT/causes.txt" top -c 1 -q --causes \
 	--json="$CLI_OUT/causes.json"
 cli_inject_collecting osn_top work 1 40 1000 50000
-cli_wait_end
-rc=$RC
-src="$(inject_status src_comm):$(inject_status src_pid)"
 inject_wait 60
+src="$(inject_status src_comm):$(inject_status src_pid)"
+done=$(inject_status done)
+# the last kworker switches out (its noise event is written) and osn reads it
+sleep 1.5
+kill -INT "$CLI_PID"
+wait "$CLI_PID"
+rc=$?
 sed 's/^/    | /' "$CLI_OUT/causes.txt"
-assert_eq "$rc" 0 "osn top --causes exit status"
+assert_eq "$rc" 0 "osn top --causes exit status (SIGINT)"
+assert_eq "$done" 40 "work items run"
 grep -q '^osn causes: ' "$CLI_OUT/causes.txt" || fail "no causes table"
 line=$(grep -E "^    work +inj_work_fn +$src \(CPU 0\) " "$CLI_OUT/causes.txt")
 [ -n "$line" ] || fail "no culprit row: work inj_work_fn $src (CPU 0)"
 set -- $line
 n=$6
-done=$(inject_status done)
 info "culprit row: $line ($done injections)"
-# A work item preempted mid-way counts once per piece (its kworker's
-# thread noises): no upper bound.  All 40 ran while osn collected.
-assert_ge "$n" $((done / 2)) "work culprit count"
+# Every item ran while osn collected, each in at least one kworker noise
+# timed with its cause (an item preempted mid-way counts once per piece:
+# no upper bound); 95 %, as engine/27 asks of each cause.
+assert_ge $((n * 100)) $((done * 95)) "work culprit count (x100) vs 95% of the items"
 jn=$(jq -r --arg o "${src%:*}" '.causes["1"][] | select(.kind == "work" and
 	.function == "inj_work_fn" and .origin_comm == $o and .origin_cpu == 0) | .count' \
 	"$CLI_OUT/causes.json" | head -n 1)
