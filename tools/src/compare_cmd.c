@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare_cmd.c - osn compare (see compare_cmd.h): its options, the runs
+ * loaded and checked against each other, and where each output goes.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "compare_cmd.h"
+#include "util.h"
+
+static const char usage[] =
+"usage: osn compare A.json B.json [C.json ...]\n"
+"\n"
+"  Compares runs saved by osn top, hist, hwnoise (--json=FILE) side by\n"
+"  side, or runs of osn timerlat: per CPU and for all CPUs, availability,\n"
+"  max single, samples per second, percentiles, count and time per class\n"
+"  and the culprits (--causes), each with its change against A, a verdict\n"
+"  per CPU, and what differs in the runs' settings.  See osn-compare(1).\n";
+
+struct cmp_opts {
+	const char *files[OSN_CMP_RUNS];
+	size_t n;
+};
+
+static int parse(struct cmp_opts *o, int argc, char **argv)
+{
+	bool files_only = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (files_only || a[0] != '-' || !a[1]) {
+			if (o->n == OSN_CMP_RUNS)
+				return osn_err("%d runs at most",
+					       OSN_CMP_RUNS);
+			o->files[o->n++] = a;
+		} else if (!strcmp(a, "--")) {
+			files_only = true;
+		} else {
+			return osn_err("unknown option '%s' (osn compare -h)",
+				       a);
+		}
+	}
+	if (o->n < 2)
+		return osn_err("needs two runs at least (osn compare A.json B.json)");
+	return 0;
+}
+
+/* osnoise runs compare with each other, timerlat runs too, not across. */
+static int check_kinds(const struct osn_cmp_run *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (runs[i].kind != runs[0].kind) {
+			const struct osn_cmp_run *t = runs[i].kind ==
+				OSN_CMP_TIMERLAT ? &runs[i] : &runs[0];
+			const struct osn_cmp_run *o = t == runs ? &runs[i] : &runs[0];
+
+			return osn_err("%s is a timerlat run (%s): not comparable with osnoise runs (%s)",
+				       t->path, t->tool, o->path);
+		}
+	return 0;
+}
+
+int osn_compare_main(int argc, char **argv, FILE *out, FILE *err)
+{
+	struct osn_cmp_run runs[OSN_CMP_RUNS];
+	struct cmp_opts o = { .n = 0 };
+	size_t loaded = 0;
+	int ret = 0;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage, out);
+		return 0;
+	}
+	if (parse(&o, argc, argv))
+		goto fail;
+	for (; loaded < o.n; loaded++)
+		if (osn_cmp_load(&runs[loaded], o.files[loaded]))
+			goto fail;
+	if (check_kinds(runs, o.n))
+		goto fail;
+	osn_render_compare(out, runs, o.n);
+	goto out;
+fail:
+	fprintf(err, "osn: compare: %s\n", osn_last_err());
+	ret = 1;
+out:
+	for (size_t i = 0; i < loaded; i++)
+		osn_cmp_free(&runs[i]);
+	return ret;
+}

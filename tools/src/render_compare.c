@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_compare.c - osn compare's text and JSON (see compare_cmd.h):
+ * the runs, what differs in their settings, a verdict per CPU, then per
+ * CPU and for all CPUs a table of every number side by side with its
+ * change against the first run, and the culprits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_cmd.h"
+#include "render_int.h"
+
+/* Runs are A, B, C, ... in the order given. */
+static const char *const labels[OSN_CMP_RUNS] = {
+	"A", "B", "C", "D", "E", "F", "G", "H",
+};
+
+const char *osn_cmp_label(size_t i)
+{
+	return i < OSN_CMP_RUNS ? labels[i] : "?";
+}
+
+static void cpu_title(int cpu, char *buf, size_t len)
+{
+	if (cpu < 0)
+		snprintf(buf, len, "all CPUs (rates per CPU-second)");
+	else
+		snprintf(buf, len, "CPU %d", cpu);
+}
+
+/* Does any run have @m on @cpu, other than 0? */
+static bool row_shown(const struct osn_cmp_run *runs, size_t n, int cpu, int m)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct osn_cmp_cpu *c = osn_cmp_find(&runs[i], cpu);
+		double v;
+
+		if (c && osn_cmp_value(c, m, &v) && v != 0)
+			return true;
+	}
+	return false;
+}
+
+static void runs_head(FILE *f, const struct osn_cmp_run *runs, size_t n)
+{
+	char d[1024];
+
+	fprintf(f, "osn compare: %zu runs\n", n);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %s  %s: %s, kernel %s, osn %s, CPUs %s, %llu s\n",
+			labels[i], runs[i].path, runs[i].tool,
+			runs[i].kernel[0] ? runs[i].kernel : "?",
+			runs[i].version, runs[i].cpus,
+			(unsigned long long)runs[i].duration_s);
+	for (size_t i = 1; i < n; i++)
+		if (osn_cmp_differences(&runs[0], &runs[i], d, sizeof(d)))
+			fprintf(f, "  %s differs from A: %s\n", labels[i], d);
+}
+
+static void verdicts(FILE *f, const struct osn_cmp_run *runs, size_t n,
+		     const int *cpus, size_t ncpus)
+{
+	char v[512];
+
+	for (size_t i = 1; i < n; i++) {
+		fprintf(f, "\nVerdict (%s against A)\n", labels[i]);
+		for (size_t k = 0; k <= ncpus; k++) {
+			osn_cmp_verdict(&runs[0], &runs[i], k < ncpus ? cpus[k] : -1,
+					v, sizeof(v));
+			fprintf(f, "  %s\n", v);
+		}
+	}
+}
+
+static void culprits(FILE *f, const struct osn_cmp_run *runs, size_t n, int cpu)
+{
+	char t[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct osn_cmp_cpu *c = osn_cmp_find(&runs[i], cpu);
+
+		if (!c || !(c->have & OSN_CMP_CAUSES))
+			continue;
+		fprintf(f, "  culprits %s:%s\n", labels[i], c->ncul ? "" : " none recorded");
+		for (size_t k = 0; k < c->ncul; k++) {
+			const struct osn_cmp_culprit *u = &c->cul[k];
+
+			osn_format_us3(u->time, t, sizeof(t));
+			fprintf(f, "    %-8s %-28s %-16s %7llu %12s us\n", u->kind,
+				u->function[0] ? u->function : "-",
+				u->origin[0] ? u->origin : "-",
+				(unsigned long long)u->count, t);
+		}
+	}
+}
+
+/* One CPU's table: a row per number, A B ... then B vs A, ... */
+static void cpu_table(FILE *f, const struct osn_cmp_run *runs, size_t n,
+		      int cpu)
+{
+	const char *head[1 + 2 * OSN_CMP_RUNS];
+	char heads[OSN_CMP_RUNS][16];
+	bool left[1 + 2 * OSN_CMP_RUNS] = { true };
+	struct osn_table t = { 0 };
+	int nrows = 0, r = 0;
+
+	for (int m = 0; m < OSN_CM_NR; m++)
+		nrows += row_shown(runs, n, cpu, m);
+	head[0] = "";
+	for (size_t i = 0; i < n; i++) {
+		head[1 + i] = labels[i];
+		snprintf(heads[i], sizeof(heads[i]), "%s vs A", labels[i]);
+		head[n + i] = heads[i];
+	}
+	if (osn_table_init(&t, (int)(2 * n), nrows, head, left))
+		goto out;
+	for (int m = 0; m < OSN_CM_NR; m++) {
+		double a = 0, v, pct;
+		bool have_a;
+
+		if (!row_shown(runs, n, cpu, m))
+			continue;
+		osn_cmp_metric_name(m, osn_table_cell(&t, r, 0), OSN_CELL);
+		strcat(osn_table_cell(&t, r, 0), " ");
+		strcat(osn_table_cell(&t, r, 0), osn_cmp_metric_unit(m));
+		have_a = osn_find_value(&runs[0], cpu, m, &a);
+		for (size_t i = 0; i < n; i++) {
+			char *cell = osn_table_cell(&t, r, 1 + (int)i);
+
+			if (!osn_find_value(&runs[i], cpu, m, &v)) {
+				strcpy(cell, "-");
+				continue;
+			}
+			osn_cmp_fmt(m, v, cell, OSN_CELL);
+			if (i && have_a && osn_cmp_change(a, v, &pct))
+				snprintf(osn_table_cell(&t, r, (int)(n + i)),
+					 OSN_CELL, "%+.1f %%", pct);
+		}
+		r++;
+	}
+	osn_table_layout(&t);
+	osn_table_print(f, &t);
+out:
+	osn_table_free(&t);
+}
+
+bool osn_find_value(const struct osn_cmp_run *r, int cpu, int m, double *v)
+{
+	const struct osn_cmp_cpu *c = osn_cmp_find(r, cpu);
+
+	return c && osn_cmp_value(c, m, v);
+}
+
+void osn_render_compare(FILE *f, const struct osn_cmp_run *runs, size_t n)
+{
+	int cpus[OSN_MAX_CPUS];
+	size_t ncpus = osn_cmp_cpus(runs, n, cpus, OSN_MAX_CPUS);
+	char title[32];
+
+	runs_head(f, runs, n);
+	verdicts(f, runs, n, cpus, ncpus);
+	for (size_t k = 0; k <= ncpus; k++) {
+		int cpu = k < ncpus ? cpus[k] : -1;
+
+		cpu_title(cpu, title, sizeof(title));
+		fprintf(f, "\n%s\n", title);
+		cpu_table(f, runs, n, cpu);
+		culprits(f, runs, n, cpu);
+	}
+}
