@@ -381,6 +381,79 @@ TEST(bad_input)
 	}
 }
 
+static struct json_object *at(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (o)
+		json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* --json: the same numbers, parsed back; --json=FILE keeps the text */
+TEST(json_output)
+{
+	char pa[128], pb[128], pj[128], json_arg[140];
+	char *argv[] = { "compare", "--json", pa, pb, NULL };
+	struct json_object *doc, *cpu1, *irq, *v, *ag;
+	struct h_buf o, e;
+	struct result r;
+	int rc;
+
+	write_top("a.json", "6.1.0-a", 1200000, 1000);
+	write_top("b.json", "6.12.0-b", 50000, 50);
+	path_of(pa, sizeof(pa), "a.json");
+	path_of(pb, sizeof(pb), "b.json");
+	rc = osn_compare_main(4, argv, h_open(&o), h_open(&e));
+	h_close(&o);
+	h_close(&e);
+	CHECK_EQ(rc, 0);
+	CHECK_STR(e.text, "");
+	doc = json_tokener_parse(o.text);
+	CHECK(doc != NULL);
+	CHECK_EQ(json_object_get_int(at(doc, "schema")), OSN_CMP_SCHEMA);
+	CHECK_STR(json_object_get_string(at(doc, "tool")), "osn compare");
+	CHECK_EQ(json_object_array_length(at(doc, "runs")), 2);
+	cpu1 = json_object_array_get_idx(at(doc, "cpus"), 0);
+	CHECK_EQ(json_object_get_int(at(cpu1, "cpu")), 1);
+	irq = at(at(cpu1, "metrics"), "irq_time");
+	CHECK_STR(json_object_get_string(at(irq, "unit")), "ms/s");
+	v = at(irq, "values");
+	CHECK(json_object_get_double(json_object_array_get_idx(v, 0)) == 1.2);
+	CHECK(json_object_get_double(json_object_array_get_idx(v, 1)) == 0.05);
+	v = at(irq, "change_pct");
+	CHECK(json_object_array_get_idx(v, 0) == NULL);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(v, 1)), "-95.833");
+	/* the last object: all CPUs */
+	v = json_object_array_get_idx(at(doc, "cpus"), 2);
+	CHECK_STR(json_object_get_string(at(v, "cpu")), "all");
+	ag = json_object_array_get_idx(at(doc, "against_a"), 0);
+	CHECK_STR(json_object_get_string(at(ag, "run")), "B");
+	CHECK_STR(json_object_get_string(at(ag, "differences")),
+		  "kernel 6.1.0-a vs 6.12.0-b");
+	v = json_object_array_get_idx(at(ag, "verdicts"), 0);
+	CHECK_STR(json_object_get_string(at(v, "metric")), "irq_time");
+	CHECK_HAS(json_object_get_string(at(v, "text")), "CPU 1 IRQ time: 1.2 ms/s");
+	json_object_put(doc);
+	free(o.text);
+	free(e.text);
+
+	/* to a file: the text stays on stdout; the file is no run to compare */
+	path_of(pj, sizeof(pj), "cmp.json");
+	snprintf(json_arg, sizeof(json_arg), "--json=%s", pj);
+	argv[1] = json_arg;
+	rc = osn_compare_main(4, argv, h_open(&o), h_open(&e));
+	h_close(&o);
+	h_close(&e);
+	CHECK_EQ(rc, 0);
+	CHECK_HAS(o.text, "Verdict (B against A)");
+	free(o.text);
+	free(e.text);
+	r = run("a.json", "cmp.json", NULL);
+	check_refused(&r, "cmp.json: a report of osn compare, not a run");
+	done(&r);
+}
+
 TEST(usage_errors)
 {
 	char *one[] = { "compare", "x.json", NULL };
@@ -450,6 +523,7 @@ int main(int argc, char **argv)
 	RUN(hist_percentiles);
 	RUN(timerlat);
 	RUN(bad_input);
+	RUN(json_output);
 	RUN(usage_errors);
 	RUN(schema_in_every_report);
 	RUN(cpus_union);

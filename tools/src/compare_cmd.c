@@ -10,17 +10,22 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: osn compare A.json B.json [C.json ...]\n"
+"usage: osn compare [--json[=FILE]] A.json B.json [C.json ...]\n"
 "\n"
 "  Compares runs saved by osn top, hist, hwnoise (--json=FILE) side by\n"
 "  side, or runs of osn timerlat: per CPU and for all CPUs, availability,\n"
 "  max single, samples per second, percentiles, count and time per class\n"
 "  and the culprits (--causes), each with its change against A, a verdict\n"
-"  per CPU, and what differs in the runs' settings.  See osn-compare(1).\n";
+"  per CPU, and what differs in the runs' settings.  See osn-compare(1).\n"
+"\n"
+"  --json[=FILE]   the comparison as JSON to FILE, or to stdout instead\n"
+"                  of the text\n";
 
 struct cmp_opts {
 	const char *files[OSN_CMP_RUNS];
 	size_t n;
+	bool json;
+	const char *json_file;		/* NULL: stdout */
 };
 
 static int parse(struct cmp_opts *o, int argc, char **argv)
@@ -37,6 +42,11 @@ static int parse(struct cmp_opts *o, int argc, char **argv)
 			o->files[o->n++] = a;
 		} else if (!strcmp(a, "--")) {
 			files_only = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strncmp(a, "--json=", 7) && a[7]) {
+			o->json = true;
+			o->json_file = a + 7;
 		} else {
 			return osn_err("unknown option '%s' (osn compare -h)",
 				       a);
@@ -62,6 +72,21 @@ static int check_kinds(const struct osn_cmp_run *runs, size_t n)
 	return 0;
 }
 
+static int write_json(const struct cmp_opts *o, const struct osn_cmp_run *runs,
+		      FILE *out)
+{
+	FILE *f = o->json_file ? fopen(o->json_file, "w") : out;
+
+	if (!f)
+		return osn_err("cannot write %s: %s", o->json_file,
+			       strerror(errno));
+	osn_json_compare(f, runs, o->n);
+	if (f != out && fclose(f))
+		return osn_err("cannot write %s: %s", o->json_file,
+			       strerror(errno));
+	return 0;
+}
+
 int osn_compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct osn_cmp_run runs[OSN_CMP_RUNS];
@@ -80,7 +105,10 @@ int osn_compare_main(int argc, char **argv, FILE *out, FILE *err)
 			goto fail;
 	if (check_kinds(runs, o.n))
 		goto fail;
-	osn_render_compare(out, runs, o.n);
+	if (!o.json || o.json_file)
+		osn_render_compare(out, runs, o.n);
+	if (o.json && write_json(&o, runs, out))
+		goto fail;
 	goto out;
 fail:
 	fprintf(err, "osn: compare: %s\n", osn_last_err());

@@ -23,5 +23,7 @@ bool osn_find_value(const struct osn_cmp_run *r, int cpu, int m, double *v);
 
 /* The runs, what differs, the verdicts, the tables per CPU. */
 void osn_render_compare(FILE *f, const struct osn_cmp_run *runs, size_t n);
+/* The same as one JSON document ("schema": OSN_CMP_SCHEMA). */
+void osn_json_compare(FILE *f, const struct osn_cmp_run *runs, size_t n);
 
 #endif

@@ -169,3 +169,171 @@ void osn_render_compare(FILE *f, const struct osn_cmp_run *runs, size_t n)
 		culprits(f, runs, n, cpu);
 	}
 }
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_runs(struct osn_json *j, const struct osn_cmp_run *runs,
+		      size_t n)
+{
+	osn_json_key(j, "runs");
+	osn_json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct osn_cmp_run *r = &runs[i];
+
+		osn_json_obj_begin(j);
+		osn_json_kstr(j, "label", labels[i]);
+		osn_json_kstr(j, "file", r->path);
+		osn_json_kstr(j, "tool", r->tool);
+		osn_json_kstr(j, "kernel", r->kernel);
+		osn_json_kstr(j, "version", r->version);
+		osn_json_kstr(j, "cpus", r->cpus);
+		osn_json_ku64(j, "duration_s", r->duration_s);
+		osn_json_ku64(j, "period_us", r->period_us);
+		osn_json_ku64(j, "runtime_us", r->runtime_us);
+		osn_json_ku64(j, "threshold_us", r->threshold_us);
+		osn_json_ku64(j, "bucket_size_us", r->bucket_us);
+		osn_json_obj_end(j);
+	}
+	osn_json_arr_end(j);
+}
+
+/* "differences" and "verdicts": one object per later run */
+static void json_later(struct osn_json *j, const struct osn_cmp_run *runs,
+		       size_t n, const int *cpus, size_t ncpus)
+{
+	char d[1024], key[32];
+
+	osn_json_key(j, "against_a");
+	osn_json_arr_begin(j);
+	for (size_t i = 1; i < n; i++) {
+		osn_json_obj_begin(j);
+		osn_json_kstr(j, "run", labels[i]);
+		osn_cmp_differences(&runs[0], &runs[i], d, sizeof(d));
+		osn_json_kstr(j, "differences", d);
+		osn_json_key(j, "verdicts");
+		osn_json_arr_begin(j);
+		for (size_t k = 0; k <= ncpus; k++) {
+			int cpu = k < ncpus ? cpus[k] : -1;
+			int m = osn_cmp_verdict(&runs[0], &runs[i], cpu, d, sizeof(d));
+
+			osn_json_obj_begin(j);
+			osn_json_key(j, "cpu");
+			cpu < 0 ? osn_json_str(j, "all") : osn_json_i64(j, cpu);
+			osn_json_key(j, "metric");
+			if (m < 0) {
+				osn_json_null(j);
+			} else {
+				osn_cmp_metric_key(m, key, sizeof(key));
+				osn_json_str(j, key);
+			}
+			osn_json_kstr(j, "text", d);
+			osn_json_obj_end(j);
+		}
+		osn_json_arr_end(j);
+		osn_json_obj_end(j);
+	}
+	osn_json_arr_end(j);
+}
+
+static void json_value(struct osn_json *j, int m, bool have, double v)
+{
+	char b[48];
+
+	if (!have) {
+		osn_json_null(j);
+		return;
+	}
+	snprintf(b, sizeof(b), m == OSN_CM_AVAIL ? "%.5f" : "%.3f", v);
+	osn_json_num(j, v, b);
+}
+
+static void json_metric(struct osn_json *j, const struct osn_cmp_run *runs,
+			size_t n, int cpu, int m)
+{
+	double a = 0, v, pct;
+	bool have_a = osn_find_value(&runs[0], cpu, m, &a);
+	char key[32];
+
+	osn_cmp_metric_key(m, key, sizeof(key));
+	osn_json_key(j, key);
+	osn_json_obj_begin(j);
+	osn_json_kstr(j, "unit", osn_cmp_metric_unit(m));
+	osn_json_key(j, "values");
+	osn_json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		bool have = osn_find_value(&runs[i], cpu, m, &v);
+
+		json_value(j, m, have, v);
+	}
+	osn_json_arr_end(j);
+	osn_json_key(j, "change_pct");
+	osn_json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		bool have = i && have_a && osn_find_value(&runs[i], cpu, m, &v) &&
+			osn_cmp_change(a, v, &pct);
+
+		json_value(j, -1, have, pct);
+	}
+	osn_json_arr_end(j);
+	osn_json_obj_end(j);
+}
+
+static void json_culprits(struct osn_json *j, const struct osn_cmp_run *runs,
+			  size_t n, int cpu)
+{
+	osn_json_key(j, "culprits");
+	osn_json_arr_begin(j);
+	for (size_t i = 0; i < n; i++) {
+		const struct osn_cmp_cpu *c = osn_cmp_find(&runs[i], cpu);
+
+		if (!c || !(c->have & OSN_CMP_CAUSES)) {
+			osn_json_null(j);
+			continue;
+		}
+		osn_json_arr_begin(j);
+		for (size_t k = 0; k < c->ncul; k++) {
+			osn_json_obj_begin(j);
+			osn_json_kstr(j, "kind", c->cul[k].kind);
+			osn_json_kstr(j, "function", c->cul[k].function);
+			osn_json_kstr(j, "origin_comm", c->cul[k].origin);
+			osn_json_ku64(j, "count", c->cul[k].count);
+			osn_json_kus(j, "time", c->cul[k].time);
+			osn_json_obj_end(j);
+		}
+		osn_json_arr_end(j);
+	}
+	osn_json_arr_end(j);
+}
+
+void osn_json_compare(FILE *f, const struct osn_cmp_run *runs, size_t n)
+{
+	int cpus[OSN_MAX_CPUS];
+	size_t ncpus = osn_cmp_cpus(runs, n, cpus, OSN_MAX_CPUS);
+	struct osn_json j;
+
+	osn_json_init(&j, f, true);
+	osn_json_obj_begin(&j);
+	osn_json_ku64(&j, "schema", OSN_CMP_SCHEMA);
+	osn_json_kstr(&j, "tool", "osn compare");
+	osn_json_kstr(&j, "version", OSN_VERSION);
+	json_runs(&j, runs, n);
+	json_later(&j, runs, n, cpus, ncpus);
+	osn_json_key(&j, "cpus");
+	osn_json_arr_begin(&j);
+	for (size_t k = 0; k <= ncpus; k++) {
+		int cpu = k < ncpus ? cpus[k] : -1;
+
+		osn_json_obj_begin(&j);
+		osn_json_key(&j, "cpu");
+		cpu < 0 ? osn_json_str(&j, "all") : osn_json_i64(&j, cpu);
+		osn_json_key(&j, "metrics");
+		osn_json_obj_begin(&j);
+		for (int m = 0; m < OSN_CM_NR; m++)
+			if (row_shown(runs, n, cpu, m))
+				json_metric(&j, runs, n, cpu, m);
+		osn_json_obj_end(&j);
+		json_culprits(&j, runs, n, cpu);
+		osn_json_obj_end(&j);
+	}
+	osn_json_arr_end(&j);
+	osn_json_obj_end(&j);
+}
