@@ -436,15 +436,49 @@ static double bar_x(const struct svg_bin *b, size_t n, double bw, double v)
 	return ML;
 }
 
+/*
+ * Ticks of a histogram's duration axis at round values (us) placed on its
+ * bars: powers of ten (and 2, 5 times them) on osn top's power-of-two
+ * buckets, multiples of a 1-2-5 step on osn hist's; a label too near the
+ * previous one is left out.
+ */
+static void hist_x_ticks(FILE *f, const struct svg_bin *bins, size_t n,
+			 double bw, bool log)
+{
+	double t[NTICKS], lo = bins[0].lo / 1000, hi = bins[n - 1].hi / 1000;
+	double top, last = -1e9;
+	size_t nt;
+	char b[32];
+
+	nt = log ? svg_log_value_ticks(lo > 0 ? lo : 1e-3, hi, t, NTICKS) :
+		svg_nice_ticks(lo, hi, 6, t, NTICKS, &top);
+	for (size_t i = 0; i < nt; i++) {
+		double x = bar_x(bins, n, bw, t[i] * 1000);
+
+		if (x - last < 40)
+			continue;
+		svg_line(f, x, H - MB, x, H - MB + 4, "axis");
+		num(t[i], b, sizeof(b));
+		svg_text(f, x, H - MB + 14, "middle", NULL, b);
+		last = x;
+	}
+}
+
+/* Character width of the 11px labels, with room to spare. */
+#define LABEL_CW	6.5
+#define ROW_H		12.0
+
 static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 		       const struct svg_bin *bins, size_t n,
 		       const uint64_t *marks, const char *const *names,
 		       size_t nmarks)
 {
-	double yt[NTICKS], top, bw;
+	double yt[NTICKS], top, bw, dy;
+	struct svg_label lab[8];
 	uint64_t maxc = 0;
 	struct svg_scale y;
 	size_t ny;
+	int rows;
 	char b[96], lo[32], hi[32];
 
 	for (size_t i = 0; i < n; i++)
@@ -454,7 +488,16 @@ static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 	/* from 0.5: a bar of one sample has a height */
 	svg_scale_log(&y, 0.5, top, H - MB, MT);
 	bw = (W - ML - MR) / n;
-	svg_open(f, W, H, "chart hist", "sample durations");
+	nmarks = nmarks < ARRAY_SIZE(lab) ? nmarks : ARRAY_SIZE(lab);
+	for (size_t m = 0; m < nmarks; m++) {
+		lab[m].x = bar_x(bins, n, bw, (double)marks[m]);
+		lab[m].text = names[m];
+	}
+	/* marks close together: their labels on rows above the chart */
+	rows = svg_place_labels(lab, nmarks, ML, W - MR, LABEL_CW);
+	dy = rows > 1 ? ROW_H * (rows - 1) : 0;
+	svg_open(f, W, H + dy, "chart hist", "sample durations");
+	fprintf(f, "<g transform=\"translate(0,%.0f)\">\n", dy);
 	y_axis(f, &y, yt, ny, "count");
 	for (size_t i = 0; i < n; i++) {
 		double py = svg_scale_map(&y, (double)bins[i].count);
@@ -466,24 +509,15 @@ static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 		svg_rect(f, ML + i * bw + 0.5, py, bw > 2 ? bw - 1 : bw,
 			 H - MB - py, "bar", b);
 	}
-	for (size_t i = 0; i < n; i += n > 8 ? n / 4 : 1) {
-		num(bins[i].lo / 1000, lo, sizeof(lo));
-		svg_text(f, ML + i * bw, H - MB + 14, "middle", NULL, lo);
-	}
-	num(bins[n - 1].hi / 1000, hi, sizeof(hi));
-	svg_text(f, W - MR, H - MB + 14, "end", NULL, hi);
+	hist_x_ticks(f, bins, n, bw, !c->have_hist);
 	svg_text(f, W - MR, H - 4, "end", NULL, "sample duration, us");
 	for (size_t m = 0; m < nmarks; m++) {
-		double x = bar_x(bins, n, bw, (double)marks[m]);
-
-		/* staggered: the marks are often close */
-		svg_line(f, x, MT - 14 + 10 * m, x, H - MB, "pct");
-		if (x > W - MR - 40)	/* at the right edge: label on the left */
-			svg_text(f, x - 3, MT - 8 + 10 * m, "end", NULL, names[m]);
-		else
-			svg_text(f, x + 3, MT - 8 + 10 * m, "start", NULL, names[m]);
+		svg_line(f, lab[m].x, MT - 14 - ROW_H * lab[m].row, lab[m].x,
+			 H - MB, "pct");
+		svg_text(f, lab[m].at, MT - 4 - ROW_H * lab[m].row,
+			 lab[m].anchor, NULL, lab[m].text);
 	}
-	(void)c;
+	fputs("</g>\n", f);
 	svg_close(f);
 }
 
