@@ -454,6 +454,98 @@ TEST(json_output)
 	done(&r);
 }
 
+static char *read_file(const char *name)
+{
+	char p[128], *text = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	path_of(p, sizeof(p), name);
+	f = fopen(p, "r");
+	if (!f)
+		return NULL;
+	if (getdelim(&text, &cap, '\0', f) < 0) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	while (s && (s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+/* --report: A, B of write_top (B with culprits), and two hist runs */
+static int write_pages(void)
+{
+	char pa[128], pb[128], pr[128], *argv[] = {
+		"compare", "--report", pr, pa, pb, NULL,
+	};
+	struct h_buf o, e;
+	int rc;
+
+	write_top("top-a.json", "6.1.0-a", 1200000, 1000);
+	edit("top-a.json", "causes", causes_cpu1("timer", "tick_nohz_handler", 12000));
+	write_top("top-b.json", "6.12.0-b", 50000, 50);
+	edit("top-b.json", "causes", causes_cpu1("timer", "tick_nohz_handler", 500));
+	path_of(pa, sizeof(pa), "top-a.json");
+	path_of(pb, sizeof(pb), "top-b.json");
+	path_of(pr, sizeof(pr), "compare-top.html");
+	rc = osn_compare_main(5, argv, h_open(&o), h_open(&e));
+	free(h_close(&o));
+	free(h_close(&e));
+	write_hist("hist-a.json", 50);
+	write_hist("hist-b.json", 5);
+	path_of(pa, sizeof(pa), "hist-a.json");
+	path_of(pb, sizeof(pb), "hist-b.json");
+	path_of(pr, sizeof(pr), "compare-hist.html");
+	rc |= osn_compare_main(5, argv, h_open(&o), h_open(&e));
+	free(h_close(&o));
+	free(h_close(&e));
+	return rc;
+}
+
+TEST(report_page)
+{
+	char *s;
+
+	CHECK_EQ(write_pages(), 0);
+	s = read_file("compare-top.html");
+	CHECK(s && !strncmp(s, "<!DOCTYPE html>", 15));
+	CHECK_HAS(s, "</html>\n");
+	CHECK(!strstr(s, "<script"));
+	/* the verdict first, then the runs */
+	CHECK(s && strstr(s, "id=\"verdict\"") && strstr(s, "id=\"runs\"") &&
+	      strstr(s, "id=\"verdict\"") < strstr(s, "id=\"runs\""));
+	CHECK_HAS(s, "<li>CPU 1 IRQ time: 1.2 ms/s → 0.05 ms/s (-96 %); what remains: timer (tick_nohz_handler)</li>");
+	CHECK_HAS(s, "B differs from A: kernel 6.1.0-a vs 6.12.0-b");
+	/* CPU 1, CPU 2, all: each its class chart; culprits where recorded */
+	CHECK_EQ(count(s, "<section class=\"cpu\""), 3);
+	CHECK_EQ(count(s, "class=\"chart classes\""), 3);
+	CHECK_EQ(count(s, "class=\"chart culprits\""), 1);
+	/* each class in the 3 sections, 2 runs (0: a bar of no height, its tooltip) */
+	CHECK_EQ(count(s, "class=\"cbar run"), 2 * (5 * 3));
+	CHECK_EQ(count(s, "class=\"ubar run"), 2);
+	CHECK_EQ(count(s, "class=\"chart overlay\""), 0);
+	free(s);
+	s = read_file("compare-hist.html");
+	/* hist: CPU 1's histograms overlaid, one line per run; no classes */
+	CHECK_EQ(count(s, "class=\"chart overlay\""), 1);
+	CHECK_EQ(count(s, "<polyline"), 2);
+	CHECK_EQ(count(s, "class=\"line run0\""), 1);
+	CHECK_EQ(count(s, "class=\"line run1\""), 1);
+	CHECK_EQ(count(s, "class=\"chart classes\""), 0);
+	free(s);
+}
+
 TEST(usage_errors)
 {
 	char *one[] = { "compare", "x.json", NULL };
@@ -509,9 +601,17 @@ TEST(cpus_union)
 	CHECK_EQ(osn_cmp_cpus(runs, 2, out, 2), 2);
 }
 
+/*
+ *   test_compare                  the tests
+ *   test_compare --write DIR      DIR/compare-top.html and compare-hist.html
+ *                                 (and their runs), for tests/report/browser.sh
+ */
 int main(int argc, char **argv)
 {
-	(void)argc;
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		snprintf(dir, sizeof(dir), "%s", argv[2]);
+		return write_pages();
+	}
 	snprintf(dir, sizeof(dir), "/tmp/osn-compare-XXXXXX");
 	if (!mkdtemp(dir)) {
 		printf("  mkdtemp: %s\n", strerror(errno));
@@ -524,6 +624,7 @@ int main(int argc, char **argv)
 	RUN(timerlat);
 	RUN(bad_input);
 	RUN(json_output);
+	RUN(report_page);
 	RUN(usage_errors);
 	RUN(schema_in_every_report);
 	RUN(cpus_union);

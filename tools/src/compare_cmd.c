@@ -10,7 +10,7 @@
 #include "util.h"
 
 static const char usage[] =
-"usage: osn compare [--json[=FILE]] A.json B.json [C.json ...]\n"
+"usage: osn compare [--json[=FILE]] [--report FILE.html] A.json B.json [C.json ...]\n"
 "\n"
 "  Compares runs saved by osn top, hist, hwnoise (--json=FILE) side by\n"
 "  side, or runs of osn timerlat: per CPU and for all CPUs, availability,\n"
@@ -19,13 +19,17 @@ static const char usage[] =
 "  per CPU, and what differs in the runs' settings.  See osn-compare(1).\n"
 "\n"
 "  --json[=FILE]   the comparison as JSON to FILE, or to stdout instead\n"
-"                  of the text\n";
+"                  of the text\n"
+"  --report FILE.html  one HTML page: the verdicts, per CPU the runs'\n"
+"                  histograms overlaid, their classes and culprits side\n"
+"                  by side, the numbers\n";
 
 struct cmp_opts {
 	const char *files[OSN_CMP_RUNS];
 	size_t n;
 	bool json;
 	const char *json_file;		/* NULL: stdout */
+	const char *report_file;	/* --report, or NULL */
 };
 
 static int parse(struct cmp_opts *o, int argc, char **argv)
@@ -47,6 +51,10 @@ static int parse(struct cmp_opts *o, int argc, char **argv)
 		} else if (!strncmp(a, "--json=", 7) && a[7]) {
 			o->json = true;
 			o->json_file = a + 7;
+		} else if (!strcmp(a, "--report") && i + 1 < argc) {
+			o->report_file = argv[++i];
+		} else if (!strncmp(a, "--report=", 9) && a[9]) {
+			o->report_file = a + 9;
 		} else {
 			return osn_err("unknown option '%s' (osn compare -h)",
 				       a);
@@ -87,6 +95,22 @@ static int write_json(const struct cmp_opts *o, const struct osn_cmp_run *runs,
 	return 0;
 }
 
+static int write_report(const struct cmp_opts *o,
+			const struct osn_cmp_run *runs)
+{
+	FILE *f = fopen(o->report_file, "w");
+	int ret;
+
+	if (!f)
+		return osn_err("cannot write %s: %s", o->report_file,
+			       strerror(errno));
+	ret = osn_report_compare(f, runs, o->n);
+	if (fclose(f) && !ret)
+		ret = osn_err("cannot write %s: %s", o->report_file,
+			      strerror(errno));
+	return ret;
+}
+
 int osn_compare_main(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct osn_cmp_run runs[OSN_CMP_RUNS];
@@ -108,6 +132,8 @@ int osn_compare_main(int argc, char **argv, FILE *out, FILE *err)
 	if (!o.json || o.json_file)
 		osn_render_compare(out, runs, o.n);
 	if (o.json && write_json(&o, runs, out))
+		goto fail;
+	if (o.report_file && write_report(&o, runs))
 		goto fail;
 	goto out;
 fail:

@@ -23,6 +23,15 @@ bool osn_find_value(const struct osn_cmp_run *r, int cpu, int m, double *v);
 
 /* The runs, what differs, the verdicts, the tables per CPU. */
 void osn_render_compare(FILE *f, const struct osn_cmp_run *runs, size_t n);
+/* Does a run have @m on @cpu, other than 0?  (The tables' rows.) */
+bool osn_cmp_row_shown(const struct osn_cmp_run *runs, size_t n, int cpu,
+		       int m);
+/*
+ * The --report page: the verdicts, the runs, per CPU the histograms
+ * overlaid, the classes and culprits side by side, the numbers.  0, or
+ * -1 with osn_err() when @f had an error.
+ */
+int osn_report_compare(FILE *f, const struct osn_cmp_run *runs, size_t n);
 /* The same as one JSON document ("schema": OSN_CMP_SCHEMA). */
 void osn_json_compare(FILE *f, const struct osn_cmp_run *runs, size_t n);
 

@@ -30,7 +30,7 @@ static void cpu_title(int cpu, char *buf, size_t len)
 }
 
 /* Does any run have @m on @cpu, other than 0? */
-static bool row_shown(const struct osn_cmp_run *runs, size_t n, int cpu, int m)
+bool osn_cmp_row_shown(const struct osn_cmp_run *runs, size_t n, int cpu, int m)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct osn_cmp_cpu *c = osn_cmp_find(&runs[i], cpu);
@@ -106,7 +106,7 @@ static void cpu_table(FILE *f, const struct osn_cmp_run *runs, size_t n,
 	int nrows = 0, r = 0;
 
 	for (int m = 0; m < OSN_CM_NR; m++)
-		nrows += row_shown(runs, n, cpu, m);
+		nrows += osn_cmp_row_shown(runs, n, cpu, m);
 	head[0] = "";
 	for (size_t i = 0; i < n; i++) {
 		head[1 + i] = labels[i];
@@ -119,7 +119,7 @@ static void cpu_table(FILE *f, const struct osn_cmp_run *runs, size_t n,
 		double a = 0, v, pct;
 		bool have_a;
 
-		if (!row_shown(runs, n, cpu, m))
+		if (!osn_cmp_row_shown(runs, n, cpu, m))
 			continue;
 		osn_cmp_metric_name(m, osn_table_cell(&t, r, 0), OSN_CELL);
 		strcat(osn_table_cell(&t, r, 0), " ");
@@ -328,7 +328,7 @@ void osn_json_compare(FILE *f, const struct osn_cmp_run *runs, size_t n)
 		osn_json_key(&j, "metrics");
 		osn_json_obj_begin(&j);
 		for (int m = 0; m < OSN_CM_NR; m++)
-			if (row_shown(runs, n, cpu, m))
+			if (osn_cmp_row_shown(runs, n, cpu, m))
 				json_metric(&j, runs, n, cpu, m);
 		osn_json_obj_end(&j);
 		json_culprits(&j, runs, n, cpu);

@@ -189,7 +189,7 @@ int osn_report_set_hist(struct osn_report *r, const struct osn_hist *h)
 #define MB		36.0
 #define NTICKS		16
 
-static const char *const css =
+const char osn_report_css[] =
 "body{font:14px/1.4 sans-serif;margin:1.5em;color:#222;max-width:62em}\n"
 "h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}\n"
 "h3{font-size:1em;margin-bottom:.2em}\n"
@@ -259,7 +259,7 @@ static void write_header(FILE *f, const struct osn_report *r,
 	svg_escape(f, cmd);
 	fputs(" report: ", f);
 	svg_escape(f, meta->host);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>osn ", css);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>osn ", osn_report_css);
 	svg_escape(f, cmd);
 	fputs(" on ", f);
 	svg_escape(f, meta->host);
@@ -304,15 +304,7 @@ static void write_header(FILE *f, const struct osn_report *r,
 static void y_axis(FILE *f, const struct svg_scale *y, const double *ticks,
 		   size_t n, const char *unit)
 {
-	char b[32];
-
-	for (size_t i = 0; i < n; i++) {
-		double py = svg_scale_map(y, ticks[i]);
-
-		svg_line(f, ML, py, W - MR, py, "grid");
-		num(ticks[i], b, sizeof(b));
-		svg_text(f, ML - 4, py + 4, "end", NULL, b);
-	}
+	svg_grid_y(f, y, ticks, n, ML, W - MR);
 	svg_line(f, ML, MT, ML, H - MB, "axis");
 	svg_line(f, ML, H - MB, W - MR, H - MB, "axis");
 	svg_text(f, ML - 4, MT - 12, "end", NULL, unit);
@@ -653,13 +645,7 @@ static void stack_chart(FILE *f, const struct osn_report *r,
 	nx = svg_nice_ticks(0, maxt ? maxt / 1000.0 : 1, 6, xt, NTICKS, &top);
 	svg_scale_linear(&x, 0, top, ML, W - MR);
 	svg_open(f, W, h, s->label, s->title);
-	for (size_t i = 0; i < nx; i++) {
-		double px = svg_scale_map(&x, xt[i]);
-
-		svg_line(f, px, MT, px, h - MB, "grid");
-		num(xt[i], b, sizeof(b));
-		svg_text(f, px, h - MB + 14, "middle", NULL, b);
-	}
+	svg_grid_x(f, &x, xt, nx, MT, h - MB);
 	svg_text(f, W - MR, h - 4, "end", NULL, "us stolen");
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];

@@ -326,6 +326,34 @@ void svg_text(FILE *f, double x, double y, const char *anchor,
 	fputs("</text>\n", f);
 }
 
+void svg_grid_y(FILE *f, const struct svg_scale *y, const double *ticks,
+		size_t n, double x0, double x1)
+{
+	char b[32];
+
+	for (size_t i = 0; i < n; i++) {
+		double py = svg_scale_map(y, ticks[i]);
+
+		svg_line(f, x0, py, x1, py, "grid");
+		svg_fmt_num(ticks[i], b, sizeof(b));
+		svg_text(f, x0 - 4, py + 4, "end", NULL, b);
+	}
+}
+
+void svg_grid_x(FILE *f, const struct svg_scale *x, const double *ticks,
+		size_t n, double y0, double y1)
+{
+	char b[32];
+
+	for (size_t i = 0; i < n; i++) {
+		double px = svg_scale_map(x, ticks[i]);
+
+		svg_line(f, px, y0, px, y1, "grid");
+		svg_fmt_num(ticks[i], b, sizeof(b));
+		svg_text(f, px, y1 + 14, "middle", NULL, b);
+	}
+}
+
 void svg_polyline(FILE *f, const double *x, const double *y, size_t n,
 		  const char *cls)
 {

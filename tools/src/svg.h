@@ -111,6 +111,12 @@ void svg_line(FILE *f, double x1, double y1, double x2, double y2,
 /* anchor: "start", "middle" or "end" */
 void svg_text(FILE *f, double x, double y, const char *anchor,
 	      const char *cls, const char *text);
+/* Grid lines at @n ticks across [@x0, @x1], labelled left of @x0. */
+void svg_grid_y(FILE *f, const struct svg_scale *y, const double *ticks,
+		size_t n, double x0, double x1);
+/* Grid lines at @n ticks down [@y0, @y1], labelled under @y1. */
+void svg_grid_x(FILE *f, const struct svg_scale *x, const double *ticks,
+		size_t n, double y0, double y1);
 /* points as x0,y0 x1,y1 ... */
 void svg_polyline(FILE *f, const double *x, const double *y, size_t n,
 		  const char *cls);
