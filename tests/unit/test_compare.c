@@ -106,6 +106,26 @@ static void edit(const char *name, const char *key, struct json_object *v)
 	json_object_put(doc);
 }
 
+/* CPU 1 of @name with @us of thread time over its 10 s (100 threads) */
+static void thread_time_cpu1(const char *name, double us)
+{
+	char p[128];
+	struct json_object *doc, *cpus, *t;
+
+	path_of(p, sizeof(p), name);
+	doc = json_object_from_file(p);
+	if (!doc)
+		return;
+	if (json_object_object_get_ex(doc, "cpus", &cpus) &&
+	    json_object_object_get_ex(json_object_array_get_idx(cpus, 0),
+				      "thread", &t)) {
+		json_object_object_add(t, "count", json_object_new_int(100));
+		json_object_object_add(t, "time", json_object_new_double(us));
+	}
+	json_object_to_file(p, doc);
+	json_object_put(doc);
+}
+
 /* --causes as osn writes it: {"1": [{kind, function, ..., time}]} */
 static struct json_object *causes_cpu1(const char *kind, const char *fn,
 				       double time_us)
@@ -191,7 +211,7 @@ TEST(irq_drop_verdict)
 	CHECK_HAS(r.out, "  CPU 2: no notable change");
 	/* all CPUs: per CPU-second, CPU 2 had no IRQ */
 	CHECK_HAS(r.out, "  all CPUs IRQ time: 0.6 ms/s → 0.025 ms/s (-96 %)");
-	CHECK_HAS(r.out, "  CPU 2: no notable change (noise 0.05 → 0.05 ms/s)\n");
+	CHECK_HAS(r.out, "  CPU 2: no notable change (noise: 0.05 ms/s → 0.05 ms/s (+0 %))\n");
 	/* same kernel and settings: no difference named */
 	CHECK(!strstr(r.out, "differs from A"));
 	/* the table: A, B and the change; 1000 IRQs per s then 50 */
@@ -212,6 +232,11 @@ TEST(irq_rise_and_differences)
 	CHECK_EQ(r.rc, 0);
 	/* from 0: no percentage, still a verdict on the IRQ class */
 	CHECK_HAS(r.out, "  CPU 1 IRQ time: 0 ms/s → 40 ms/s\n");
+	done(&r);
+	/* a second class that grew too is named after the first */
+	thread_time_cpu1("b.json", 30000);
+	r = run("a.json", "b.json", NULL);
+	CHECK_HAS(r.out, "  CPU 1 IRQ time: 0 ms/s → 40 ms/s; Thread time: 0 ms/s → 3 ms/s\n");
 	CHECK_HAS(r.out, "  B differs from A: kernel 6.1.0-a vs 6.12.0-b\n");
 	done(&r);
 }
@@ -325,7 +350,7 @@ TEST(timerlat)
 	r = run("t1.json", "t2.json", NULL);
 	CHECK_EQ(r.rc, 0);
 	CHECK_HAS(r.out, "thread latency max us");
-	CHECK_HAS(r.out, "  CPU 1: no notable change (thread latency max 10 → 10 us)");
+	CHECK_HAS(r.out, "  CPU 1: no notable change (thread latency max: 10 us → 10 us (+0 %))");
 	done(&r);
 	write_tlat("t2.json", 50000);
 	r = run("t1.json", "t2.json", NULL);
@@ -433,6 +458,7 @@ TEST(json_output)
 		  "kernel 6.1.0-a vs 6.12.0-b");
 	v = json_object_array_get_idx(at(ag, "verdicts"), 0);
 	CHECK_STR(json_object_get_string(at(v, "metric")), "irq_time");
+	CHECK(at(v, "also") == NULL);
 	CHECK_HAS(json_object_get_string(at(v, "text")), "CPU 1 IRQ time: 1.2 ms/s");
 	json_object_put(doc);
 	free(o.text);

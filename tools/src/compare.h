@@ -116,11 +116,13 @@ int osn_cmp_differences(const struct osn_cmp_run *a,
 
 /*
  * One line on what changed most on @cpu from @a to @b: "CPU 3 IRQ time:
- * 1.2 ms/s → 0.05 ms/s (-96 %); what remains: timer (tick_nohz_handler)".
- * Returns the metric it is about, or -1 (the CPU is not in both, or no
- * number both have; @buf says so).
+ * 1.2 ms/s → 0.05 ms/s (-96 %); what remains: timer (tick_nohz_handler)",
+ * with the class that changed next when that change is notable too
+ * ("CPU 1 IRQ time: ...; Thread time: ..."; its metric in *@also, else
+ * -1; @also may be NULL).  Returns the metric it is about, or -1 (the
+ * CPU is not in both, or no number both have; @buf says so).
  */
 int osn_cmp_verdict(const struct osn_cmp_run *a, const struct osn_cmp_run *b,
-		    int cpu, char *buf, size_t len);
+		    int cpu, int *also, char *buf, size_t len);
 
 #endif

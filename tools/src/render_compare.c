@@ -67,7 +67,7 @@ static void verdicts(FILE *f, const struct osn_cmp_run *runs, size_t n,
 		fprintf(f, "\nVerdict (%s against A)\n", labels[i]);
 		for (size_t k = 0; k <= ncpus; k++) {
 			osn_cmp_verdict(&runs[0], &runs[i], k < ncpus ? cpus[k] : -1,
-					v, sizeof(v));
+					NULL, v, sizeof(v));
 			fprintf(f, "  %s\n", v);
 		}
 	}
@@ -196,11 +196,25 @@ static void json_runs(struct osn_json *j, const struct osn_cmp_run *runs,
 	osn_json_arr_end(j);
 }
 
+/* @name: the key of metric @m, or null */
+static void json_metric_key(struct osn_json *j, const char *name, int m)
+{
+	char key[32];
+
+	osn_json_key(j, name);
+	if (m < 0) {
+		osn_json_null(j);
+	} else {
+		osn_cmp_metric_key(m, key, sizeof(key));
+		osn_json_str(j, key);
+	}
+}
+
 /* "differences" and "verdicts": one object per later run */
 static void json_later(struct osn_json *j, const struct osn_cmp_run *runs,
 		       size_t n, const int *cpus, size_t ncpus)
 {
-	char d[1024], key[32];
+	char d[1024];
 
 	osn_json_key(j, "against_a");
 	osn_json_arr_begin(j);
@@ -212,19 +226,15 @@ static void json_later(struct osn_json *j, const struct osn_cmp_run *runs,
 		osn_json_key(j, "verdicts");
 		osn_json_arr_begin(j);
 		for (size_t k = 0; k <= ncpus; k++) {
-			int cpu = k < ncpus ? cpus[k] : -1;
-			int m = osn_cmp_verdict(&runs[0], &runs[i], cpu, d, sizeof(d));
+			int cpu = k < ncpus ? cpus[k] : -1, also;
+			int m = osn_cmp_verdict(&runs[0], &runs[i], cpu, &also, d,
+						sizeof(d));
 
 			osn_json_obj_begin(j);
 			osn_json_key(j, "cpu");
 			cpu < 0 ? osn_json_str(j, "all") : osn_json_i64(j, cpu);
-			osn_json_key(j, "metric");
-			if (m < 0) {
-				osn_json_null(j);
-			} else {
-				osn_cmp_metric_key(m, key, sizeof(key));
-				osn_json_str(j, key);
-			}
+			json_metric_key(j, "metric", m);
+			json_metric_key(j, "also", also);
 			osn_json_kstr(j, "text", d);
 			osn_json_obj_end(j);
 		}

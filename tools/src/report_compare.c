@@ -67,7 +67,7 @@ static void verdict_section(FILE *f, const struct osn_cmp_run *runs, size_t n,
 			osn_cmp_label(i));
 		for (size_t k = 0; k <= ncpus; k++) {
 			osn_cmp_verdict(&runs[0], &runs[i], k < ncpus ? cpus[k] : -1,
-					v, sizeof(v));
+					NULL, v, sizeof(v));
 			fputs("<li>", f);
 			esc(f, v);
 			fputs("</li>\n", f);
