@@ -4,7 +4,8 @@
 # browser.sh - the --report page in a real browser: headless Chromium
 # (Debian's chromium) loads reports written on the host from recorded data
 # (tests/unit/test_report --write: osn top's and osn hist's page of a fixed
-# run) and, when a guest run handed them back, the reports of cli/97 of
+# run; tests/unit/test_compare --write: osn compare's pages of two top and
+# two hist runs) and, when a guest run handed them back, the reports of cli/97 of
 # the newest guest run (build/vm/<kernel>/files/*.html).  Each page must load without an error
 # that matters, and its DOM must hold the charts with the number of
 # elements the run gives (sections, lines and their points, bars, marks).
@@ -114,6 +115,33 @@ loaded "hist" "$f"
 check "hist: histogram charts" "$(count "$d" 'class="chart hist"')" 2
 check "hist: bars" "$(count "$d" 'class="bar"')" 81
 check "hist: percentile marks" "$(count "$d" 'class="pct"')" 8
+
+# ---- osn compare --report: two top runs (culprits), two hist runs ---------
+cgen=$OSN_ROOT/tests/unit/obj/plain/test_compare
+if make -C "$OSN_ROOT/tools" "$cgen" >"$out/make-compare.log" 2>&1 &&
+   "$cgen" --write "$out"; then
+	f=$out/compare-top.html
+	render "$f" >/dev/null
+	d=$out/compare-top.dom
+	loaded "compare top" "$f"
+	check "compare top: verdict lines" "$(count "$d" '<li>')" 3
+	check "compare top: verdict before the runs" \
+		"$(grep -o 'id="verdict"\|id="runs"' "$d" | head -n 1)" 'id="verdict"'
+	check "compare top: CPU sections (1, 2, all)" "$(count "$d" '<section class="cpu"')" 3
+	check "compare top: class charts" "$(count "$d" 'class="chart classes"')" 3
+	check "compare top: class bars (5 classes x 2 runs x 3)" "$(count "$d" 'class="cbar run')" 30
+	check "compare top: culprit charts" "$(count "$d" 'class="chart culprits"')" 1
+	check "compare top: culprit bars" "$(count "$d" 'class="ubar run')" 2
+	f=$out/compare-hist.html
+	render "$f" >/dev/null
+	d=$out/compare-hist.dom
+	loaded "compare hist" "$f"
+	check "compare hist: overlaid histograms" "$(count "$d" 'class="chart overlay"')" 1
+	check "compare hist: one line per run" "$(count "$d" '<polyline')" 2
+	check "compare hist: bucket dots" "$(count "$d" 'class="dot run')" 4
+else
+	bad "test_compare --write $out (see $out/make-compare.log)"
+fi
 
 # ---- what the guest handed back (cli/97), if a guest run did ---------------
 # (the newest kernel run's only: a matrix has ten, each a few seconds here)

@@ -7,6 +7,8 @@
  *   test_report --write FILE --hist    the same with a histogram (osn hist)
  *   test_report --write FILE --big     8 CPUs x 3600 periods x 10^6 samples
  */
+#include <math.h>
+
 #include "harness.h"
 #include "report.h"
 #include "fixtures.h"
@@ -81,6 +83,50 @@ static size_t polyline_points(const char *s, size_t k)
 	return n;
 }
 
+/* @v is 1, 2 or 5 times a power of ten */
+static bool one_two_five(double v)
+{
+	double m = v / pow(10, floor(log10(v) + 1e-9));
+
+	return fabs(m - 1) < 1e-6 || fabs(m - 2) < 1e-6 || fabs(m - 5) < 1e-6;
+}
+
+/*
+ * The duration axis of a histogram chart has round labels: multiples of
+ * a 1-2-5 step (osn hist), or each 1, 2 or 5 times a power of ten (osn
+ * top's log axis).  True if every chart's are, with a label at least.
+ */
+static bool round_duration_ticks(const char *s)
+{
+	const char *p = s, *tag = "y=\"198.0\" text-anchor=\"middle\">";
+
+	while ((p = strstr(p, "class=\"chart hist\""))) {
+		const char *end = strstr(p, "</svg>"), *q = p;
+		bool steps = true, log = true;
+		double v[32];
+		size_t n = 0;
+
+		while ((q = strstr(q, tag)) && q < end && n < 32) {
+			q += strlen(tag);
+			v[n++] = strtod(q, NULL);
+		}
+		if (!n)
+			return false;
+		if (n == 1)
+			v[1] = 2 * v[0];	/* one label: round by itself */
+		for (size_t i = 0; i < n; i++) {
+			double k = v[i] / (v[1] - v[0]);
+
+			steps &= fabs(k - round(k)) < 1e-6;
+			log &= v[i] > 0 && one_two_five(v[i]);
+		}
+		if (!(log || (steps && v[1] > v[0] && one_two_five(v[1] - v[0]))))
+			return false;
+		p = end;
+	}
+	return true;
+}
+
 static char *write_page(struct osn_report *r, bool stopped)
 {
 	struct osn_report_info info;
@@ -137,6 +183,7 @@ TEST(page_top)
 	/* class chart: IRQ and Thread on each CPU; source chart: 3 on CPU 2 */
 	CHECK_EQ(count(s, "class=\"seg "), 2 * 2 + 3);
 	CHECK_EQ(count(s, "class=\"chart source\""), 1);
+	CHECK(round_duration_ticks(s));
 	/* no stop: no marker */
 	CHECK_EQ(count(s, "<circle"), 0);
 	/* the tables: 10 rows of points per CPU */
@@ -219,6 +266,7 @@ TEST(page_hist)
 	/* p50 p99 p99.9 max on each */
 	CHECK_EQ(count(s, "class=\"pct\""), 8);
 	CHECK_HAS(s, "every noise sample");
+	CHECK(round_duration_ticks(s));
 	free(s);
 	free_hist(&h);
 	osn_report_free(&r);
@@ -230,6 +278,7 @@ TEST(page_hist)
 	s = write_page(&r, false);
 	CHECK(count(s, "class=\"bar\"") <= 2 * OSN_REPORT_BARS);
 	CHECK(count(s, "class=\"bar\"") >= 2 * OSN_REPORT_BARS - 4);
+	CHECK(round_duration_ticks(s));
 	free(s);
 	free_hist(&h);
 	osn_report_free(&r);

@@ -91,6 +91,51 @@ TEST(log_count_axis)
 	CHECK_EQ(n, 2);
 }
 
+/* Log axis ticks: round values only, 2 and 5 times when few powers fit. */
+TEST(log_value_ticks)
+{
+	double t[16];
+
+	CHECK_EQ(svg_log_value_ticks(0.512, 2.048, t, 16), 2);
+	CHECK(t[0] == 1 && t[1] == 2);
+	CHECK_EQ(svg_log_value_ticks(1, 10000, t, 16), 5);
+	CHECK(t[0] == 1 && t[4] == 10000);
+	/* two powers in: 5 10 20 50 100 200 500 */
+	CHECK_EQ(svg_log_value_ticks(3, 700, t, 16), 7);
+	CHECK(t[0] == 5 && t[6] == 500);
+	CHECK_EQ(svg_log_value_ticks(0, 10, t, 16), 0);
+}
+
+/* Mark labels never overlap on a row, and stay inside the chart. */
+TEST(place_labels)
+{
+	struct svg_label l[4] = {
+		{ .x = 100, .text = "p50" }, { .x = 745, .text = "p99" },
+		{ .x = 748, .text = "p99.9" }, { .x = 748, .text = "max" },
+	};
+	double cw = 6.5;
+	int rows = svg_place_labels(l, 4, 64, 750, cw);
+
+	CHECK_EQ(rows, 3);
+	CHECK_EQ(l[0].row, 0);
+	CHECK_STR(l[0].anchor, "start");
+	/* at the right edge: left of the mark, each on its own row */
+	CHECK_STR(l[1].anchor, "end");
+	CHECK(l[1].row != l[2].row && l[2].row != l[3].row && l[1].row != l[3].row);
+	for (int i = 0; i < 4; i++) {
+		double w = strlen(l[i].text) * cw;
+		double x0 = *l[i].anchor == 's' ? l[i].at : l[i].at - w;
+
+		CHECK(x0 >= 64 && x0 + w <= 750);
+		for (int k = 0; k < i; k++) {
+			double w2 = strlen(l[k].text) * cw;
+			double k0 = *l[k].anchor == 's' ? l[k].at : l[k].at - w2;
+
+			CHECK(l[k].row != l[i].row || x0 >= k0 + w2 || k0 >= x0 + w);
+		}
+	}
+}
+
 TEST(merge_bins)
 {
 	struct svg_bin in[1000], out[64];
@@ -233,6 +278,8 @@ int main(int argc, char **argv)
 	RUN(nice_steps);
 	RUN(nice_ticks);
 	RUN(log_count_axis);
+	RUN(log_value_ticks);
+	RUN(place_labels);
 	RUN(merge_bins);
 	RUN(percentiles);
 	RUN(escaping);

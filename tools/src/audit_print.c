@@ -64,6 +64,8 @@ void osn_audit_print_json(const struct osn_audit *a, FILE *f)
 
 	osn_json_init(&j, f, true);
 	osn_json_obj_begin(&j);
+	osn_json_ku64(&j, "schema", OSN_JSON_SCHEMA);
+	osn_json_kstr(&j, "tool", "osn audit");
 	osn_json_kstr(&j, "cpus", a->cpus_str);
 	osn_json_kstr(&j, "cpus_from", a->cpus_from);
 	osn_json_kstr(&j, "housekeeping", a->hk_str);

@@ -135,6 +135,11 @@ void osn_json_null(struct osn_json *j)
 	put(j, NULL);
 }
 
+void osn_json_num(struct osn_json *j, double v, const char *text)
+{
+	put(j, json_object_new_double_s(v, text));
+}
+
 /*
  * Exact decimals: json-c would print a double with %.17g; a double
  * created with json_object_new_double_s() is printed as the given text.
@@ -152,7 +157,7 @@ void osn_json_fixed(struct osn_json *j, uint64_t v, int decimals)
 		snprintf(text, sizeof(text), "%llu.%0*llu",
 			 (unsigned long long)(v / div), decimals,
 			 (unsigned long long)(v % div));
-	put(j, json_object_new_double_s((double)v / (double)div, text));
+	osn_json_num(j, (double)v / (double)div, text);
 }
 
 void osn_json_us(struct osn_json *j, uint64_t ns)

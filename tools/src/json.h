@@ -13,6 +13,13 @@
 
 #define OSN_JSON_DEPTH	16
 
+/*
+ * The "schema" of every JSON document osn writes: raised when a key
+ * changes its meaning or goes away (new keys keep it), so that a reader
+ * such as osn compare can refuse a document it would misread.
+ */
+#define OSN_JSON_SCHEMA	1
+
 struct json_object;
 
 struct osn_json {
@@ -37,6 +44,8 @@ void osn_json_bool(struct osn_json *j, bool v);
 void osn_json_null(struct osn_json *j);
 /* ns as microseconds with 3 decimals (exact). */
 void osn_json_us(struct osn_json *j, uint64_t ns);
+/* @v printed as @text (a JSON number osn formatted itself). */
+void osn_json_num(struct osn_json *j, double v, const char *text);
 /* A fixed-point number: v / 10^decimals. */
 void osn_json_fixed(struct osn_json *j, uint64_t v, int decimals);
 

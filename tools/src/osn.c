@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * osn.c - entry point of the osn CLI: osn top | hist | hwnoise | monitor | timerlat |
- * upstream | audit | cleanup.
+ * upstream | audit | compare | cleanup.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,7 @@
 
 #include "osn/osn_abi.h"
 #include "audit.h"
+#include "compare_cmd.h"
 #include "osn.h"
 #include "session.h"
 #include "upstream.h"
@@ -30,6 +31,7 @@ static void usage(FILE *f)
 	      "  timerlat  [top|hist] timer latency of a thread per CPU, as rtla\n"
 	      "  upstream  a saved trace with osn:sample as the osnoise tracer's lines\n"
 	      "  audit     check how well the CPUs are isolated from noise\n"
+	      "  compare   runs saved with --json, side by side, with a verdict\n"
 	      "  cleanup   undo what an osn killed with SIGKILL left behind\n"
 	      "\n"
 	      "  osn COMMAND -h shows the options of COMMAND; see osn(1).\n", f);
@@ -138,6 +140,8 @@ int main(int argc, char **argv)
 		return upstream_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "audit"))
 		return osn_audit_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return osn_compare_main(argc - 1, argv + 1, stdout, stderr);
 	if (!strcmp(argv[1], "cleanup"))
 		return cleanup_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||

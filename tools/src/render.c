@@ -318,8 +318,11 @@ void osn_json_tail(struct osn_json *j, const struct osn_report_info *info)
 void osn_json_head(struct osn_json *j, const char *tool,
 		   const struct osn_report_info *info)
 {
+	osn_json_ku64(j, "schema", OSN_JSON_SCHEMA);
 	osn_json_kstr(j, "tool", tool);
 	osn_json_kstr(j, "version", OSN_VERSION);
+	if (info->kernel)
+		osn_json_kstr(j, "kernel", info->kernel);
 	osn_json_ku64(j, "duration_s", info->elapsed_s);
 	osn_json_kstr(j, "time_unit", "us");
 	json_config(j, info);

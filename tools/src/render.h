@@ -23,6 +23,7 @@ struct osn_report_info {
 	uint64_t elapsed_s;
 	uint64_t events_lost;
 	const char *cpus_str;		/* measured CPUs as written to the module */
+	const char *kernel;		/* the kernel's release, or NULL */
 	uint64_t threshold_us;		/* effective threshold */
 	bool stopped;			/* stop condition hit */
 	const struct osn_explanation *why;	/* NULL: not explained */

@@ -35,7 +35,7 @@ char *osn_table_cell(struct osn_table *t, int r, int c);
 int osn_table_layout(struct osn_table *t);
 void osn_table_print(FILE *f, struct osn_table *t);
 
-/* "tool", "version", "duration_s", "time_unit", "config" */
+/* "schema", "tool", "version", "kernel", "duration_s", "time_unit", "config" */
 void osn_json_head(struct osn_json *j, const char *tool,
 		   const struct osn_report_info *info);
 /* "events_lost", "stopped", "stop", then "causes" and "advice" if any */

@@ -189,7 +189,7 @@ int osn_report_set_hist(struct osn_report *r, const struct osn_hist *h)
 #define MB		36.0
 #define NTICKS		16
 
-static const char *const css =
+const char osn_report_css[] =
 "body{font:14px/1.4 sans-serif;margin:1.5em;color:#222;max-width:62em}\n"
 "h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}\n"
 "h3{font-size:1em;margin-bottom:.2em}\n"
@@ -259,7 +259,7 @@ static void write_header(FILE *f, const struct osn_report *r,
 	svg_escape(f, cmd);
 	fputs(" report: ", f);
 	svg_escape(f, meta->host);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>osn ", css);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>osn ", osn_report_css);
 	svg_escape(f, cmd);
 	fputs(" on ", f);
 	svg_escape(f, meta->host);
@@ -304,15 +304,7 @@ static void write_header(FILE *f, const struct osn_report *r,
 static void y_axis(FILE *f, const struct svg_scale *y, const double *ticks,
 		   size_t n, const char *unit)
 {
-	char b[32];
-
-	for (size_t i = 0; i < n; i++) {
-		double py = svg_scale_map(y, ticks[i]);
-
-		svg_line(f, ML, py, W - MR, py, "grid");
-		num(ticks[i], b, sizeof(b));
-		svg_text(f, ML - 4, py + 4, "end", NULL, b);
-	}
+	svg_grid_y(f, y, ticks, n, ML, W - MR);
 	svg_line(f, ML, MT, ML, H - MB, "axis");
 	svg_line(f, ML, H - MB, W - MR, H - MB, "axis");
 	svg_text(f, ML - 4, MT - 12, "end", NULL, unit);
@@ -436,15 +428,49 @@ static double bar_x(const struct svg_bin *b, size_t n, double bw, double v)
 	return ML;
 }
 
+/*
+ * Ticks of a histogram's duration axis at round values (us) placed on its
+ * bars: powers of ten (and 2, 5 times them) on osn top's power-of-two
+ * buckets, multiples of a 1-2-5 step on osn hist's; a label too near the
+ * previous one is left out.
+ */
+static void hist_x_ticks(FILE *f, const struct svg_bin *bins, size_t n,
+			 double bw, bool log)
+{
+	double t[NTICKS], lo = bins[0].lo / 1000, hi = bins[n - 1].hi / 1000;
+	double top, last = -1e9;
+	size_t nt;
+	char b[32];
+
+	nt = log ? svg_log_value_ticks(lo > 0 ? lo : 1e-3, hi, t, NTICKS) :
+		svg_nice_ticks(lo, hi, 6, t, NTICKS, &top);
+	for (size_t i = 0; i < nt; i++) {
+		double x = bar_x(bins, n, bw, t[i] * 1000);
+
+		if (x - last < 40)
+			continue;
+		svg_line(f, x, H - MB, x, H - MB + 4, "axis");
+		num(t[i], b, sizeof(b));
+		svg_text(f, x, H - MB + 14, "middle", NULL, b);
+		last = x;
+	}
+}
+
+/* Character width of the 11px labels, with room to spare. */
+#define LABEL_CW	6.5
+#define ROW_H		12.0
+
 static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 		       const struct svg_bin *bins, size_t n,
 		       const uint64_t *marks, const char *const *names,
 		       size_t nmarks)
 {
-	double yt[NTICKS], top, bw;
+	double yt[NTICKS], top, bw, dy;
+	struct svg_label lab[8];
 	uint64_t maxc = 0;
 	struct svg_scale y;
 	size_t ny;
+	int rows;
 	char b[96], lo[32], hi[32];
 
 	for (size_t i = 0; i < n; i++)
@@ -454,7 +480,16 @@ static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 	/* from 0.5: a bar of one sample has a height */
 	svg_scale_log(&y, 0.5, top, H - MB, MT);
 	bw = (W - ML - MR) / n;
-	svg_open(f, W, H, "chart hist", "sample durations");
+	nmarks = nmarks < ARRAY_SIZE(lab) ? nmarks : ARRAY_SIZE(lab);
+	for (size_t m = 0; m < nmarks; m++) {
+		lab[m].x = bar_x(bins, n, bw, (double)marks[m]);
+		lab[m].text = names[m];
+	}
+	/* marks close together: their labels on rows above the chart */
+	rows = svg_place_labels(lab, nmarks, ML, W - MR, LABEL_CW);
+	dy = rows > 1 ? ROW_H * (rows - 1) : 0;
+	svg_open(f, W, H + dy, "chart hist", "sample durations");
+	fprintf(f, "<g transform=\"translate(0,%.0f)\">\n", dy);
 	y_axis(f, &y, yt, ny, "count");
 	for (size_t i = 0; i < n; i++) {
 		double py = svg_scale_map(&y, (double)bins[i].count);
@@ -466,24 +501,15 @@ static void hist_chart(FILE *f, const struct osn_report_cpu *c,
 		svg_rect(f, ML + i * bw + 0.5, py, bw > 2 ? bw - 1 : bw,
 			 H - MB - py, "bar", b);
 	}
-	for (size_t i = 0; i < n; i += n > 8 ? n / 4 : 1) {
-		num(bins[i].lo / 1000, lo, sizeof(lo));
-		svg_text(f, ML + i * bw, H - MB + 14, "middle", NULL, lo);
-	}
-	num(bins[n - 1].hi / 1000, hi, sizeof(hi));
-	svg_text(f, W - MR, H - MB + 14, "end", NULL, hi);
+	hist_x_ticks(f, bins, n, bw, !c->have_hist);
 	svg_text(f, W - MR, H - 4, "end", NULL, "sample duration, us");
 	for (size_t m = 0; m < nmarks; m++) {
-		double x = bar_x(bins, n, bw, (double)marks[m]);
-
-		/* staggered: the marks are often close */
-		svg_line(f, x, MT - 14 + 10 * m, x, H - MB, "pct");
-		if (x > W - MR - 40)	/* at the right edge: label on the left */
-			svg_text(f, x - 3, MT - 8 + 10 * m, "end", NULL, names[m]);
-		else
-			svg_text(f, x + 3, MT - 8 + 10 * m, "start", NULL, names[m]);
+		svg_line(f, lab[m].x, MT - 14 - ROW_H * lab[m].row, lab[m].x,
+			 H - MB, "pct");
+		svg_text(f, lab[m].at, MT - 4 - ROW_H * lab[m].row,
+			 lab[m].anchor, NULL, lab[m].text);
 	}
-	(void)c;
+	fputs("</g>\n", f);
 	svg_close(f);
 }
 
@@ -619,13 +645,7 @@ static void stack_chart(FILE *f, const struct osn_report *r,
 	nx = svg_nice_ticks(0, maxt ? maxt / 1000.0 : 1, 6, xt, NTICKS, &top);
 	svg_scale_linear(&x, 0, top, ML, W - MR);
 	svg_open(f, W, h, s->label, s->title);
-	for (size_t i = 0; i < nx; i++) {
-		double px = svg_scale_map(&x, xt[i]);
-
-		svg_line(f, px, MT, px, h - MB, "grid");
-		num(xt[i], b, sizeof(b));
-		svg_text(f, px, h - MB + 14, "middle", NULL, b);
-	}
+	svg_grid_x(f, &x, xt, nx, MT, h - MB);
 	svg_text(f, W - MR, h - 4, "end", NULL, "us stolen");
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];

@@ -71,6 +71,9 @@ struct osn_report {
 	uint64_t period_us, runtime_us;
 };
 
+/* The pages' style sheet (osn compare's page starts from it too). */
+extern const char osn_report_css[];
+
 /* What the page header says besides the parameters. */
 struct osn_report_meta {
 	const char *host, *kernel, *version;

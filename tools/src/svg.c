@@ -87,6 +87,64 @@ size_t svg_log_ticks(uint64_t max_count, double *out, size_t max, double *top)
 	return n;
 }
 
+size_t svg_log_value_ticks(double lo, double hi, double *out, size_t max)
+{
+	static const double mult[] = { 1, 2, 5 };
+	size_t n = 0, powers = 0;
+	double p;
+
+	if (!(lo > 0 && hi >= lo))
+		return 0;
+	for (p = pow(10, floor(log10(lo))); p <= hi * (1 + 1e-9); p *= 10)
+		powers += p >= lo * (1 - 1e-9);
+	for (p = pow(10, floor(log10(lo))); p <= hi * (1 + 1e-9); p *= 10)
+		for (size_t m = 0; m < (powers < 3 ? 3 : 1); m++) {
+			double v = p * mult[m];
+
+			if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9) && n < max)
+				out[n++] = v;
+		}
+	return n;
+}
+
+int svg_place_labels(struct svg_label *l, size_t n, double left, double right,
+		     double cw)
+{
+	int rows = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double w = (double)strlen(l[i].text) * cw, x0, x1;
+		bool clash;
+
+		if (l[i].x + 3 + w <= right || l[i].x - 3 - w < left) {
+			l[i].anchor = "start";
+			l[i].at = l[i].x + 3;
+			x0 = l[i].at;
+			x1 = x0 + w;
+		} else {
+			l[i].anchor = "end";
+			l[i].at = l[i].x - 3;
+			x1 = l[i].at;
+			x0 = x1 - w;
+		}
+		for (l[i].row = 0;; l[i].row++) {
+			clash = false;
+			for (size_t k = 0; k < i && !clash; k++) {
+				double w2 = (double)strlen(l[k].text) * cw;
+				double k0 = *l[k].anchor == 's' ? l[k].at : l[k].at - w2;
+
+				clash = l[k].row == l[i].row && x0 < k0 + w2 + cw &&
+					k0 < x1 + cw;
+			}
+			if (!clash)
+				break;
+		}
+		if (l[i].row + 1 > rows)
+			rows = l[i].row + 1;
+	}
+	return rows;
+}
+
 size_t svg_merge_bins(const struct svg_bin *in, size_t n, size_t max,
 		      struct svg_bin *out)
 {
@@ -266,6 +324,34 @@ void svg_text(FILE *f, double x, double y, const char *anchor,
 	fputc('>', f);
 	svg_escape(f, text);
 	fputs("</text>\n", f);
+}
+
+void svg_grid_y(FILE *f, const struct svg_scale *y, const double *ticks,
+		size_t n, double x0, double x1)
+{
+	char b[32];
+
+	for (size_t i = 0; i < n; i++) {
+		double py = svg_scale_map(y, ticks[i]);
+
+		svg_line(f, x0, py, x1, py, "grid");
+		svg_fmt_num(ticks[i], b, sizeof(b));
+		svg_text(f, x0 - 4, py + 4, "end", NULL, b);
+	}
+}
+
+void svg_grid_x(FILE *f, const struct svg_scale *x, const double *ticks,
+		size_t n, double y0, double y1)
+{
+	char b[32];
+
+	for (size_t i = 0; i < n; i++) {
+		double px = svg_scale_map(x, ticks[i]);
+
+		svg_line(f, px, y0, px, y1, "grid");
+		svg_fmt_num(ticks[i], b, sizeof(b));
+		svg_text(f, px, y1 + 14, "middle", NULL, b);
+	}
 }
 
 void svg_polyline(FILE *f, const double *x, const double *y, size_t n,

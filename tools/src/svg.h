@@ -49,6 +49,31 @@ size_t svg_nice_ticks(double lo, double hi, unsigned want, double *out,
 size_t svg_log_ticks(uint64_t max_count, double *out, size_t max,
 		     double *top);
 
+/*
+ * Log axis ticks between @lo and @hi (> 0): the powers of ten, with 2 and
+ * 5 times them when fewer than 3 powers fall in (round values only).
+ * Returns the count (at most @max).
+ */
+size_t svg_log_value_ticks(double lo, double hi, double *out, size_t max);
+
+/* A label of a mark at x, placed by svg_place_labels(). */
+struct svg_label {
+	double x;			/* the mark */
+	const char *text;
+	double at;			/* out: the text's x */
+	const char *anchor;		/* out: "start" (right of x) or "end" */
+	int row;			/* out: 0 nearest the chart, 1 above, ... */
+};
+
+/*
+ * Place @n labels of marks between @left and @right, each right of its
+ * mark or, where it would pass @right, left of it, on the first row where
+ * it overlaps no label placed before (a character taken as @cw wide, and
+ * a gap of @cw between labels).  Returns the rows used.
+ */
+int svg_place_labels(struct svg_label *l, size_t n, double left, double right,
+		     double cw);
+
 /* One histogram bar: [lo, hi) in any unit, with its count. */
 struct svg_bin {
 	double lo, hi;
@@ -86,6 +111,12 @@ void svg_line(FILE *f, double x1, double y1, double x2, double y2,
 /* anchor: "start", "middle" or "end" */
 void svg_text(FILE *f, double x, double y, const char *anchor,
 	      const char *cls, const char *text);
+/* Grid lines at @n ticks across [@x0, @x1], labelled left of @x0. */
+void svg_grid_y(FILE *f, const struct svg_scale *y, const double *ticks,
+		size_t n, double x0, double x1);
+/* Grid lines at @n ticks down [@y0, @y1], labelled under @y1. */
+void svg_grid_x(FILE *f, const struct svg_scale *x, const double *ticks,
+		size_t n, double y0, double y1);
 /* points as x0,y0 x1,y1 ... */
 void svg_polyline(FILE *f, const double *x, const double *y, size_t n,
 		  const char *cls);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 
 #include "osn/osn_abi.h"
 #include "run.h"
@@ -106,6 +107,16 @@ int osn_tool_read(struct osn_tool *t)
 	return 0;
 }
 
+/* For the JSON reports, which osn compare reads side by side. */
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		return NULL;
+	return u.release;
+}
+
 void osn_tool_report_info(const struct osn_tool *t,
 			  struct osn_report_info *info)
 {
@@ -114,6 +125,7 @@ void osn_tool_report_info(const struct osn_tool *t,
 	info->elapsed_s = t->elapsed_s;
 	info->events_lost = t->lost > t->missed ? t->lost : t->missed;
 	info->cpus_str = t->cpus_str;
+	info->kernel = kernel_release();
 	info->threshold_us = t->threshold_us;
 	info->stopped = t->stopped;
 	info->why = osn_run_stop_why(t);
