@@ -352,15 +352,14 @@ static bool osn_tlat_user_woken(struct osn_tlat_slot *s)
 /* Context 2: back from user space, against the last activation's expiry. */
 static void osn_tlat_user_ret(struct osn_tlat *tl)
 {
-	u64 latency_ns = osn_tlat_latency_ns(tl);
-	u64 stop_ns;
-
-	trace_timerlat_sample(latency_ns, tl->thread_seqnum,
-			      OSN_TLAT_CTX_USER_RET);
+	u64 ret_ns = osn_tlat_latency_ns(tl);
 	/* Upstream's stop_tracing_total applies to the return too. */
-	stop_ns = osn_tlat_stop_due(OSN_STOP_TOTAL, latency_ns);
+	u64 stop_ns = osn_tlat_stop_due(OSN_STOP_TOTAL, ret_ns);
+
+	trace_timerlat_sample(ret_ns, tl->thread_seqnum,
+			      OSN_TLAT_CTX_USER_RET);
 	if (stop_ns)
-		osn_tlat_stop(OSN_STOP_TOTAL, latency_ns, stop_ns);
+		osn_tlat_stop(OSN_STOP_TOTAL, ret_ns, stop_ns);
 }
 
 /*
