@@ -302,9 +302,10 @@ int osn_timerlat_fn(void *data)
  * CPU and run on it (upstream's per-CPU file requires the same), which
  * makes the CPU unambiguous without a minor number per CPU.
  *
- * Each read() is one activation: the first arms the timer a period from
- * now and sleeps; woken by it, the thread sample (context 1) is recorded
- * and read() returns 0.  Each later read() first records the return from
+ * Each read() is one activation: the first (and one after a wait that a
+ * signal cut short, as upstream) arms the timer a period from now and
+ * sleeps; woken by it, the thread sample (context 1) is recorded and
+ * read() returns 0.  Each later read() first records the return from
  * user space (context 2: now less the same activation's expiry, so never
  * less than its thread latency), then arms the next activation.
  *
@@ -382,6 +383,8 @@ static int osn_tlat_user_arm(struct osn_tlat_slot *s, unsigned int cpu,
 	}
 	if (s->thread_done)
 		osn_tlat_user_ret(tl);
+	else	/* the first read, or one after a wait cut short: from now */
+		WRITE_ONCE(tl->abs_period_ns, ktime_get_ns());
 	s->thread_done = false;
 	tl->print_stack_ns = cfg->print_stack_ns;
 	next_ns = osn_tlat_next(tl, cfg->timerlat_period_ns);
