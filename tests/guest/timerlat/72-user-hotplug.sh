@@ -22,7 +22,8 @@ for round in 1 2 3; do
 	tl_user_wait_run 1
 	"$tlu" 1 0 >/tmp/tl72 &
 	r=$!
-	sleep 0.5
+	tl_user_holds $r /tmp/tl72
+	sleep 0.3
 	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
 	wait $r
 	rc=$?

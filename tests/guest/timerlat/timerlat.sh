@@ -108,3 +108,10 @@ tl_user_wait_run() {
 tl_user_opens() {
 	[ "$("$OSN_BIN/osn_tlu" "$1" 1)" = reads=1 ]
 }
+
+# tl_user_holds PID OUT: wait (10 s) until process PID has
+# /dev/osn_timerlat open; else fail with its output, file OUT.
+tl_user_holds() {
+	wait_for 10 sh -c "ls -l /proc/$1/fd 2>/dev/null | grep -q osn_timerlat" ||
+		fail "reader $1 never opened /dev/osn_timerlat: $(cat "$2")"
+}
