@@ -5,7 +5,8 @@
  * osn_main.c	  module init/exit, the enable state machine, CPU hotplug
  * osn_params.c	  the knobs (module parameters) and their validation
  * osn_workload.c the per-CPU measuring kthreads (the loop)
- * osn_timerlat.c the per-CPU timerlat kthreads and their hard hrtimers
+ * osn_timerlat.c the per-CPU timerlat kthreads and their hard hrtimers,
+ *		  or the user-space threads' /dev/osn_timerlat
  * osn_probes.c	  the tracepoint hook table, thin probes, the NMI handler
  * osn_account.c  the accounting: per-CPU state, sources, NMIs, period
  *		  sums, stop conditions (osn_account.h)
@@ -93,6 +94,13 @@ int osn_workload_fn(void *data);
 
 /* osn_timerlat.c: the thread of one CPU in mode=timerlat (data: its osn_cpu). */
 int osn_timerlat_fn(void *data);
+/* Its user-space mode (NO_OSNOISE_WORKLOAD): /dev/osn_timerlat. */
+struct osn_cpu;
+int osn_timerlat_user_init(void);
+void osn_timerlat_user_exit(void);
+void osn_timerlat_user_set_run(bool on);
+void osn_timerlat_user_online(struct osn_cpu *oc, unsigned int cpu);
+void osn_timerlat_user_offline(unsigned int cpu);
 
 /* osn_probes.c */
 int osn_probes_init(void);

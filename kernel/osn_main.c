@@ -39,6 +39,8 @@ static struct cpumask osn_run_cpus;
 static bool osn_run_workload;
 /* The mode knob as it was when the current run started. */
 static enum osn_mode osn_run_mode;
+/* timerlat without its threads: user space measures (/dev/osn_timerlat). */
+static bool osn_run_tlat_user;
 
 /* Number of osn events enabled, over all instances and perf. */
 static atomic_t osn_enabled_events = ATOMIC_INIT(0);
@@ -173,8 +175,13 @@ static int osn_cpu_online(unsigned int cpu)
 	if (osn_run_workload)
 		return osn_workload_start(cpu);
 
-	/* No workload: the probes report whatever runs on the CPU. */
+	/*
+	 * No workload: the probes report whatever runs on the CPU, or in
+	 * timerlat what delays the user-space threads' activations.
+	 */
 	osn_cpu_reset(oc);
+	if (osn_run_tlat_user)
+		osn_timerlat_user_online(oc, cpu);
 	barrier();
 	WRITE_ONCE(oc->active, true);
 	return 0;
@@ -185,6 +192,8 @@ static int osn_cpu_offline(unsigned int cpu)
 	struct osn_cpu *oc = per_cpu_ptr(&osn_cpu_state, cpu);
 	struct task_struct *t = oc->workload;
 
+	if (osn_run_tlat_user)
+		osn_timerlat_user_offline(cpu);
 	/* The workload closes its window (active off) before it exits. */
 	if (t) {
 		kthread_stop(t);
@@ -203,10 +212,11 @@ static int osn_start(void)
 	lockdep_assert_held(&osn_run_lock);
 
 	osn_config_cpus(&osn_run_cpus);
-	/* timerlat always has its threads: no user-space mode yet. */
 	osn_run_mode = osn_mode_hold();
-	osn_run_workload = osn_option_is_set(OSN_OPTION_WORKLOAD) ||
-			   osn_run_mode == OSN_MODE_TIMERLAT_RUN;
+	/* timerlat's NO_OSNOISE_WORKLOAD is upstream's user-space mode. */
+	osn_run_workload = osn_option_is_set(OSN_OPTION_WORKLOAD);
+	osn_run_tlat_user = osn_run_mode == OSN_MODE_TIMERLAT_RUN &&
+			    !osn_run_workload;
 	osn_stop_rearm();
 
 	/* No probe and no workload runs now: reset without races. */
@@ -219,11 +229,14 @@ static int osn_start(void)
 		return ret;
 	}
 
+	if (osn_run_tlat_user)
+		osn_timerlat_user_set_run(true);
 	osn_hp_in_setup = true;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "trace/osn:online",
 				osn_cpu_online, osn_cpu_offline);
 	osn_hp_in_setup = false;
 	if (ret < 0) {
+		osn_timerlat_user_set_run(false);
 		osn_probes_unhook();
 		osn_mode_release();
 		return ret;
@@ -263,6 +276,8 @@ static void osn_stop(void)
 		osn_causes_hooked = false;
 	}
 
+	/* No new user-space reader; the offline callbacks end the others. */
+	osn_timerlat_user_set_run(false);
 	/* Runs the offline callback on every online CPU: threads stop. */
 	cpuhp_remove_state(osn_hp_state);
 	osn_probes_unhook();
@@ -306,9 +321,14 @@ static int __init osn_init(void)
 	if (ret)
 		return ret;
 
-	ret = osn_probes_init();
+	ret = osn_timerlat_user_init();
 	if (ret)
 		return ret;
+	ret = osn_probes_init();
+	if (ret) {
+		osn_timerlat_user_exit();
+		return ret;
+	}
 
 	/* The origin tables' locks, before a run can hook the cause probes. */
 	osn_cause_init();
@@ -337,6 +357,8 @@ static void __exit osn_exit(void)
 		osn_stop();
 	mutex_unlock(&osn_run_lock);
 
+	/* No file is open: each holds a reference to the module. */
+	osn_timerlat_user_exit();
 	/* No probe of ours may still run when the module text goes away. */
 	tracepoint_synchronize_unregister();
 }

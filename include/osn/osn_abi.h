@@ -42,6 +42,15 @@
 #define OSN_THREAD_PREFIX	"osn/"
 /* The same in timerlat mode (upstream's names). */
 #define OSN_TLAT_THREAD_PREFIX	"timerlat/"
+/*
+ * timerlat's user-space mode (mode=timerlat with NO_OSNOISE_WORKLOAD):
+ * the device each user-space thread reads, upstream's timerlat_fd
+ * (Documentation/engine.md), and the name osn timerlat -u gives its
+ * threads (rtla's).
+ */
+#define OSN_TLAT_DEV_NAME	"osn_timerlat"
+#define OSN_TLAT_DEV		"/dev/" OSN_TLAT_DEV_NAME
+#define OSN_TLAT_USER_PREFIX	"timerlatu/"
 
 /*
  * tracefs instances the CLI creates (instances/<name>); a leftover one from
@@ -198,7 +207,7 @@ enum osn_class {
 /* timerlat_sample.context (upstream's values) */
 #define OSN_TLAT_CTX_IRQ	0	/* the timer's hard IRQ handler */
 #define OSN_TLAT_CTX_THREAD	1	/* the timerlat thread running */
-#define OSN_TLAT_CTX_USER_RET	2	/* a user thread back (not yet) */
+#define OSN_TLAT_CTX_USER_RET	2	/* a user-space thread back from user */
 
 /*
  * noise_cause.kind: what ran inside the noise, and what its origin is.
@@ -241,7 +250,9 @@ enum osn_cause_kind {
  *  osnoise   the osn/N loops (osn:sample, osn:sample_threshold)
  *  timerlat  the timerlat/N threads (osn:timerlat_sample); stop_tracing_us
  *            applies to the IRQ latency and stop_tracing_total_us to the
- *            thread latency, each as latency_us >= value (integer us)
+ *            thread latency (and the return from user), each as
+ *            latency_us >= value (integer us).  With NO_OSNOISE_WORKLOAD
+ *            no thread starts: user-space threads read OSN_TLAT_DEV
  */
 #define OSN_MODE_OSNOISE		"osnoise"
 #define OSN_MODE_TIMERLAT		"timerlat"

@@ -50,6 +50,28 @@ TEST(options)
 	CHECK(p.no_irq && !p.no_thread && p.with_zeros);
 }
 
+/* -k (the default), -u, -U: who measures, and the module's options */
+TEST(thread_options)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, ""), 0);
+	CHECK_EQ(p.tlat_threads, OSN_TLAT_KERNEL);
+	CHECK_STR(p.options, OSN_OPT_WORKLOAD);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-k"), 0);
+	CHECK_EQ(p.tlat_threads, OSN_TLAT_KERNEL);
+	CHECK_STR(p.options, OSN_OPT_WORKLOAD);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-u -P f:90 -C"), 0);
+	CHECK_EQ(p.tlat_threads, OSN_TLAT_USER);
+	CHECK_STR(p.options, "NO_" OSN_OPT_WORKLOAD);
+	CHECK_EQ(p.sched.policy, OSN_SCHED_FIFO);
+	CHECK_EQ(p.sched.prio, 90);
+	CHECK(p.cgroup && !p.cgroup_path);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--user-threads"), 0);
+	CHECK_EQ(p.tlat_threads, OSN_TLAT_USER);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-U"), 0);
+	CHECK_EQ(p.tlat_threads, OSN_TLAT_USER_LOAD);
+	CHECK_STR(p.options, "NO_" OSN_OPT_WORKLOAD);
+}
+
 TEST(bad_options)
 {
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 50"), -1);
@@ -60,7 +82,14 @@ TEST(bad_options)
 	CHECK_HAS(osn_last_err(), "-i and -T");
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-b 10"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), -1);
-	CHECK_STR(osn_last_err(), "-P is not an option of osn timerlat yet");
+	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-C -U"), -1);
+	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-u -k"), -1);
+	CHECK_STR(osn_last_err(), "-k and -u: kernel or user threads, not both");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--kernel-threads --user-load"), -1);
+	CHECK_STR(osn_last_err(), "-k and -U: kernel or user threads, not both");
+	CHECK_EQ(parse(OSN_CMD_TOP, "-u"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--report r.html"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--audit"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--no-irq --no-thread"), -1);
@@ -107,29 +136,35 @@ static struct osn_event cause(int cls, uint64_t start, int kind,
 }
 
 static struct osn_tlat_cpu cpus[4];
-static uint64_t bk[4][2][10];
+static uint64_t bk[4][OSN_TLAT_NCTX][10];
 static const int cpu_ids[] = { 0, 1 };
 
-/* CPU 1: IRQ 1,3,8 us; thread 5,9,40 us (40 over -E 10 of 1 us) */
+/*
+ * CPU 1: IRQ 1,3,8 us; thread 5,9,40 us (40 over -E 10 of 1 us); back
+ * from user 7 and 9 us (shown with -u/-U only)
+ */
 static void fill(void)
 {
 	static const uint64_t irq[] = { 1000, 3500, 8000 };
 	static const uint64_t thr[] = { 5000, 9999, 40000 };
+	static const uint64_t ret[] = { 7000, 9500 };
 	struct osn_event e;
 
 	memset(cpus, 0, sizeof(cpus));
 	memset(bk, 0, sizeof(bk));
 	for (int c = 0; c < 4; c++)
-		for (int x = 0; x < 2; x++)
+		for (int x = 0; x < OSN_TLAT_NCTX; x++)
 			cpus[c].ctx[x].buckets = bk[c][x];
 	for (int i = 0; i < 3; i++) {
 		e = tl(1, 0, OSN_TLAT_CTX_IRQ, irq[i], i + 1);
 		osn_tlat_add(&cpus[1], &e, 1, 10);
 		e = tl(1, 0, OSN_TLAT_CTX_THREAD, thr[i], i + 1);
 		osn_tlat_add(&cpus[1], &e, 1, 10);
+		if (i < 2) {
+			e = tl(1, 0, OSN_TLAT_CTX_USER_RET, ret[i], i + 1);
+			osn_tlat_add(&cpus[1], &e, 1, 10);
+		}
 	}
-	e = tl(1, 0, OSN_TLAT_CTX_USER_RET, 1, 1);	/* not shown */
-	osn_tlat_add(&cpus[1], &e, 1, 10);
 }
 
 TEST(stats)
@@ -179,6 +214,16 @@ TEST(top_layout)
 		  "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max\n"
 		  "  1 #3         |        8         1         4         8 |       40         5        18        40\n");
 	free(b.text);
+	/* -u/-U: rtla's Ret user columns */
+	v.user = true;
+	osn_render_tlat_top(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_STR(b.text,
+		  "                                     Timer Latency\n"
+		  "  0 01:02:03   |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)      |    Ret user Timer Latency (us)\n"
+		  "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max |      cur       min       avg       max\n"
+		  "  1 #3         |        8         1         4         8 |       40         5        18        40 |        9         7         8         9\n");
+	free(b.text);
 }
 
 TEST(hist_layout)
@@ -218,6 +263,15 @@ TEST(hist_layout)
 		  "5             1 \n"
 		  "9             1 \n"
 		  "over:         1 \n");
+	free(b.text);
+	/* -u/-U: a Usr column after the thread's */
+	v.user = true;
+	v.no_header = false;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_HAS(b.text, "Index   Thr-001   Usr-001\n");
+	CHECK_HAS(b.text, "7             0         1 \n");
+	CHECK_HAS(b.text, "9             1         1 \n");
 	free(b.text);
 }
 
@@ -320,6 +374,21 @@ TEST(json)
 	CHECK_HAS(b.text, "\"name\": \"local_timer\"");
 	CHECK_HAS(b.text, "\"irq_latency\": null");
 	CHECK_HAS(b.text, "\"period_us\": 250,");
+	CHECK(!strstr(b.text, "\"user\""));
+	json_object_put(doc);
+	free(b.text);
+	/* -u/-U: the return from user too */
+	v.user = true;
+	osn_json_tlat(h_open(&b), &v, &in, NULL);
+	h_close(&b);
+	doc = h_json_parse(b.text);
+	CHECK(doc != NULL);
+	if (doc && json_object_object_get_ex(doc, "cpus", &c)) {
+		c = json_object_array_get_idx(c, 1);
+		CHECK(json_object_object_get_ex(c, "user", &x));
+		CHECK_EQ(json_object_get_int(json_object_object_get(x, "count")), 2);
+		CHECK(json_object_get_double(json_object_object_get(x, "min")) == 7.0);
+	}
 	json_object_put(doc);
 	free(b.text);
 }
@@ -328,6 +397,7 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(options);
+	RUN(thread_options);
 	RUN(bad_options);
 	RUN(stats);
 	RUN(top_layout);

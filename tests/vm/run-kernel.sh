@@ -128,6 +128,12 @@ if ! cc -O2 -Wall -Wextra -Werror -pthread -o "$work/osn_tlb" \
 	"$OSN_ROOT/tests/injector/osn_tlb.c" >"$work/build-tlb.log" 2>&1; then
 	host_fail "build/osn_tlb" "cc tests/injector/osn_tlb.c failed (see $work/build-tlb.log)"
 fi
+# A user-space timerlat thread (timerlat's user-space mode).
+rm -f "$work/osn_tlu"
+if ! cc -O2 -Wall -Wextra -Werror -o "$work/osn_tlu" \
+	"$OSN_ROOT/tests/injector/osn_tlu.c" >"$work/build-tlu.log" 2>&1; then
+	host_fail "build/osn_tlu" "cc tests/injector/osn_tlu.c failed (see $work/build-tlu.log)"
+fi
 
 # ---- initramfs -----------------------------------------------------------
 root=$work/root
@@ -157,6 +163,7 @@ copy_bin() {	# copy a host binary and its shared libraries (ldd)
 copied=
 [ -x "$OSN_ROOT/tools/osn" ] && copy_bin "$OSN_ROOT/tools/osn" && copied="$copied osn"
 [ -x "$work/osn_tlb" ] && copy_bin "$work/osn_tlb" && copied="$copied osn_tlb"
+[ -x "$work/osn_tlu" ] && copy_bin "$work/osn_tlu" && copied="$copied osn_tlu"
 for b in jq rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
 	p=$(command -v "$b" 2>/dev/null) || continue
 	copy_bin "$p" && copied="$copied $b"

@@ -30,6 +30,8 @@ struct osn_cmd_desc {
 
 	/* defaults, after the common ones; NULL: none */
 	void (*defaults)(struct osn_params *p);
+	/* its checks of options together, after parsing; NULL: none */
+	int (*check)(const struct osn_params *p);
 	/* the runtime when not given: this % of the period */
 	unsigned runtime_pct;
 	/* the longest runtime (0: the period) and why, for the error */

@@ -144,15 +144,20 @@ static int monitor_opt(struct osn_params *p, int c, const char *arg)
 
 /* ---- osn timerlat top, osn timerlat hist ------------------------------------ */
 
+#define TLAT_THREAD_OPTS						\
+	{ "irq",		required_argument,	NULL, 'i' },	\
+	{ "thread",		required_argument,	NULL, 'T' },	\
+	{ "user-threads",	no_argument,		NULL, 'u' },	\
+	{ "kernel-threads",	no_argument,		NULL, 'k' },	\
+	{ "user-load",		no_argument,		NULL, 'U' }
+
 static const struct option tlat_top_opts[] = {
-	{ "irq",		required_argument,	NULL, 'i' },
-	{ "thread",		required_argument,	NULL, 'T' },
+	TLAT_THREAD_OPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
 static const struct option tlat_hist_opts[] = {
-	{ "irq",		required_argument,	NULL, 'i' },
-	{ "thread",		required_argument,	NULL, 'T' },
+	TLAT_THREAD_OPTS,
 	{ "no-irq",		no_argument,		NULL, OPT_NO_IRQ },
 	{ "no-thread",		no_argument,		NULL, OPT_NO_THREAD },
 	{ NULL, 0, NULL, 0 },
@@ -160,11 +165,40 @@ static const struct option tlat_hist_opts[] = {
 
 #define TLAT_HELP \
 "  timerlat: -p is timerlat's period (100..1000000 us, default 1000);\n" \
-"  -T is the thread's stop, not a threshold; -r, -s, -S, -P, -C, --report\n" \
-"  and --audit do not apply.\n" \
+"  -T is the thread's stop, not a threshold; -P and -C are -u's; -r, -s,\n" \
+"  -S, --report and --audit do not apply.\n" \
 "  -i, --irq US               stop when an IRQ latency reaches US\n" \
-"  -T, --thread US            stop when a thread latency reaches US\n" \
-"  -a, --auto US              -i US -T US -t, as rtla timerlat\n"
+"  -T, --thread US            stop when a thread latency (or with -u/-U, a\n" \
+"                             return from user) reaches US\n" \
+"  -a, --auto US              -i US -T US -t, as rtla timerlat\n" \
+"  -k, --kernel-threads       the module's timerlat/N threads measure (the\n" \
+"                             default: unlike rtla >= 6.10, which picks\n" \
+"                             user threads when it can, since osn's device\n" \
+"                             is always there and kernel threads need no\n" \
+"                             process of osn's to live on)\n" \
+"  -u, --user-threads         osn forks a timerlatu/N process per CPU that\n" \
+"                             reads " OSN_TLAT_DEV " (SCHED_FIFO 95 or -P,\n" \
+"                             in cgroup -C); adds the Ret user columns\n" \
+"  -U, --user-load            user-space mode, but your own threads read\n" \
+"                             " OSN_TLAT_DEV "; adds the Ret user columns\n"
+
+/* The module's timerlat/N threads unless -u or -U. */
+static void tlat_defaults(struct osn_params *p)
+{
+	p->options = OSN_OPT_WORKLOAD;
+}
+
+/* What holds whatever the options' order. */
+static int tlat_check(const struct osn_params *p)
+{
+	if (p->tlat_kernel && p->tlat_threads != OSN_TLAT_KERNEL)
+		return osn_err("-k and -%c: kernel or user threads, not both",
+			       p->tlat_threads == OSN_TLAT_USER ? 'u' : 'U');
+	if ((p->sched.policy != OSN_SCHED_NONE || p->cgroup) &&
+	    p->tlat_threads != OSN_TLAT_USER)
+		return osn_err("-P and -C are for the timerlatu/N processes of -u (the module sets its timerlat/N threads' own)");
+	return 0;
+}
 
 /* The stops in us, as rtla timerlat's -i/-T/-a. */
 static int tlat_opt(struct osn_params *p, int c, const char *arg)
@@ -200,10 +234,14 @@ static int tlat_opt(struct osn_params *p, int c, const char *arg)
 	case 'S':
 		return osn_err("-%c is not an option of osn timerlat (its stops are -i and -T)",
 			       c);
-	/* the run's parts that do not know the timerlat/N threads yet */
-	case 'P':
-	case 'C':
-		return osn_err("-%c is not an option of osn timerlat yet", c);
+	case 'u':
+	case 'U':
+		p->tlat_threads = c == 'u' ? OSN_TLAT_USER : OSN_TLAT_USER_LOAD;
+		p->options = "NO_" OSN_OPT_WORKLOAD;
+		return OPT_OK;
+	case 'k':
+		p->tlat_kernel = true;
+		return OPT_OK;
 	case OPT_REPORT:
 	case OPT_AUDIT:
 		return osn_err("--%s is not an option of osn timerlat yet",
@@ -327,9 +365,11 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 	},
 	[OSN_CMD_TLAT_TOP] = {
 		.name = "timerlat top",
-		.shortopts = "i:",
+		.shortopts = "i:ukU",
 		.longopts = tlat_top_opts,
 		.handle = tlat_opt,
+		.defaults = tlat_defaults,
+		.check = tlat_check,
 		.about =
 "  Per-CPU timer latency, refreshed every second, as rtla timerlat\n"
 "  top: a timerlat/N thread per CPU arms a timer every period; the\n"
@@ -345,9 +385,11 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 	},
 	[OSN_CMD_TLAT_HIST] = {
 		.name = "timerlat hist",
-		.shortopts = "i:b:E:",
+		.shortopts = "i:b:E:ukU",
 		.longopts = tlat_hist_opts,
 		.handle = tlat_hist_opt,
+		.defaults = tlat_defaults,
+		.check = tlat_check,
 		.about =
 "  Per-CPU histogram of the IRQ and thread timer latencies, as rtla\n"
 "  timerlat hist (the module's mode=timerlat, restored after the run).\n",

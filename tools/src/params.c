@@ -281,7 +281,7 @@ static int check_common(const struct parse *ps)
 	     p->report_file || p->audit))
 		return osn_err("osn %s runs until stopped and publishes metrics only: -s, -S, -a, -t, --on-threshold, --on-end, --json, --report and --audit are for osn top, hist and hwnoise",
 			       d->name);
-	return 0;
+	return d->check ? d->check(p) : 0;
 }
 
 void osn_params_free(struct osn_params *p)

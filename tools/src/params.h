@@ -39,6 +39,13 @@ struct osn_event_opt {
 	const char *trigger;
 };
 
+/* Who measures in timerlat (rtla's -k, -u, -U). */
+enum osn_tlat_threads {
+	OSN_TLAT_KERNEL,	/* the module's timerlat/N threads */
+	OSN_TLAT_USER,		/* -u: osn's timerlatu/N processes */
+	OSN_TLAT_USER_LOAD,	/* -U: the user's own, osn spawns nothing */
+};
+
 struct osn_params {
 	enum osn_cmd cmd;
 	bool help, version;
@@ -85,6 +92,8 @@ struct osn_params {
 	/* timerlat */
 	uint64_t tlat_period_us;	/* -p: timerlat_period_us */
 	bool no_irq, no_thread;		/* hist --no-irq, --no-thread */
+	enum osn_tlat_threads tlat_threads;	/* -k (default), -u, -U */
+	bool tlat_kernel;		/* -k given (fatal with -u or -U) */
 
 	/* hist */
 	uint64_t bucket_us;		/* -b */

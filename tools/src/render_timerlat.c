@@ -12,7 +12,7 @@
 #include "render_int.h"
 #include "tlat.h"
 
-static const char *const ctx_titles[OSN_TLAT_NCTX] = { "IRQ", "Thr" };
+static const char *const ctx_titles[OSN_TLAT_NCTX] = { "IRQ", "Thr", "Usr" };
 
 /* "cur min avg max" of one context, each "%9llu", "-" without samples */
 static void top_cells(FILE *f, const struct osn_tlat_stat *s, const char *end)
@@ -35,10 +35,11 @@ void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
 	fprintf(f, "%37sTimer Latency\n", "");
-	fprintf(f, "%-14s |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)\n",
-		elapsed);
-	fputs("CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max\n",
-	      f);
+	fprintf(f, "%-14s |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)%s\n",
+		elapsed,
+		v->user ? "      |    Ret user Timer Latency (us)" : "");
+	fprintf(f, "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max%s\n",
+		v->user ? " |      cur       min       avg       max" : "");
 	for (size_t i = 0; i < v->ncpus; i++) {
 		const struct osn_tlat_cpu *c = &v->cpu[v->cpus[i]];
 
@@ -48,7 +49,9 @@ void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 		fprintf(f, "%3d #%-9llu |", v->cpus[i],
 			(unsigned long long)c->ctx[0].count);
 		top_cells(f, &c->ctx[0], " |");
-		top_cells(f, &c->ctx[1], "\n");
+		top_cells(f, &c->ctx[1], v->user ? " |" : "\n");
+		if (v->user)
+			top_cells(f, &c->ctx[2], "\n");
 	}
 	if (info->unmeasured)
 		fprintf(f, "not measured (counts as noise): %s\n",
@@ -61,6 +64,13 @@ struct columns {
 	const struct osn_tlat_stat **s;
 	int *cpu, *ctx;
 };
+
+static bool ctx_shown(const struct osn_tlat_view *v, int ctx)
+{
+	const bool shown[OSN_TLAT_NCTX] = { v->irq, v->thread, v->user };
+
+	return shown[ctx];
+}
 
 static int columns_get(const struct osn_tlat_view *v, struct columns *c)
 {
@@ -76,7 +86,7 @@ static int columns_get(const struct osn_tlat_view *v, struct columns *c)
 		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
 			const struct osn_tlat_stat *s = &v->cpu[v->cpus[i]].ctx[x];
 
-			if (!(x ? v->thread : v->irq) || !s->count)
+			if (!ctx_shown(v, x) || !s->count)
 				continue;
 			c->s[c->n] = s;
 			c->cpu[c->n] = v->cpus[i];
@@ -208,7 +218,9 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 		   const struct osn_report_info *info,
 		   const struct osn_tlat_aa *aa)
 {
-	static const char *const keys[OSN_TLAT_NCTX] = { "irq", "thread" };
+	static const char *const keys[OSN_TLAT_NCTX] = {
+		"irq", "thread", "user"
+	};
 	struct osn_json j;
 
 	osn_json_init(&j, f, true);
@@ -222,6 +234,9 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 		osn_json_obj_begin(&j);
 		osn_json_ku64(&j, "cpu", v->cpus[i]);
 		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
+			/* the return from user only with -u/-U */
+			if (x == OSN_TLAT_CTX_USER_RET && !v->user)
+				continue;
 			osn_json_key(&j, keys[x]);
 			json_ctx(&j, v, &c->ctx[x]);
 		}

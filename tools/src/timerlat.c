@@ -9,6 +9,9 @@
  * few adds, and the same code runs on every kernel, 5.10 included.
  * After a stop (-i, -T, -a), the activation that hit it is analysed
  * from the CPU's recent osn events (tlat.c), as rtla's auto-analysis.
+ * -k (the default) has the module's timerlat/N threads measure; -u and
+ * -U its user-space mode (NO_OSNOISE_WORKLOAD), -u with osn's own
+ * timerlatu/N processes (tlat_user.c), both with the return from user.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -19,12 +22,14 @@
 #include "osn.h"
 #include "run.h"
 #include "tlat.h"
+#include "tlat_user.h"
 
 struct tlat {
 	struct osn_tlat_cpu *cpu;	/* indexed by cpu */
 	uint64_t *buckets;		/* hist: every column's, in one block */
 	struct osn_tlat_aa aa;		/* the stop's analysis */
 	bool have_aa;
+	struct osn_tlat_user *user;	/* -u: the timerlatu/N processes */
 };
 
 static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
@@ -40,6 +45,7 @@ static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
 	v->entries = p->entries;
 	v->irq = !p->no_irq;
 	v->thread = !p->no_thread;
+	v->user = p->tlat_threads != OSN_TLAT_KERNEL;
 	v->with_zeros = p->with_zeros;
 	v->no_summary = p->no_summary;
 	v->no_header = p->no_header;
@@ -55,12 +61,32 @@ static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 			     t->p->entries);
 }
 
+/*
+ * -u: the timerlatu/N processes, once the event that starts the run is
+ * on (they wait for the run's start themselves).
+ */
 static int tlat_start(struct osn_tool *t)
 {
+	struct tlat *tl = t->priv;
+	const struct osn_params *p = t->p;
+
 	/* a thousand samples a second per CPU: read every tick */
 	t->read_often = true;
-	return osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
-				OSN_EV_TIMERLAT_SAMPLE);
+	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
+			     OSN_EV_TIMERLAT_SAMPLE))
+		return -1;
+	if (p->tlat_threads != OSN_TLAT_USER || tl->user)
+		return 0;
+	tl->user = osn_tlat_user_start(t->cpus, t->ncpus, &p->sched, p->cgroup,
+				       p->cgroup_path);
+	return tl->user ? 0 : -1;
+}
+
+static void tlat_tick(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	osn_tlat_user_reap(tl->user);
 }
 
 static void print_top(struct osn_tool *t, bool clear)
@@ -78,6 +104,7 @@ static void print_top(struct osn_tool *t, bool clear)
 
 static void top_tick(struct osn_tool *t)
 {
+	tlat_tick(t);
 	if (t->p->quiet)
 		return;
 	print_top(t, isatty(fileno(t->out.text)) && !osn_debug_level);
@@ -113,6 +140,9 @@ static int tlat_finish(struct osn_tool *t)
 	struct osn_stop *st = t->stop;
 	struct osn_tlat_aa aa;
 
+	/* collection is over: nothing more to measure */
+	osn_tlat_user_stop(tl->user);
+	tl->user = NULL;
 	if (!st || !t->stopped || !st->rings)
 		return 0;
 	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
@@ -200,6 +230,7 @@ static void tlat_destroy(struct osn_tool *t)
 	struct tlat *tl = t->priv;
 
 	if (tl) {
+		osn_tlat_user_stop(tl->user);
 		free(tl->buckets);
 		free(tl->cpu);
 	}
@@ -226,6 +257,7 @@ const struct osn_tool_ops osn_tlat_top_ops = {
 const struct osn_tool_ops osn_tlat_hist_ops = {
 	.cmd = OSN_CMD_TLAT_HIST,
 	.instance = OSN_INST_HIST,
+	.tick = tlat_tick,
 	.report = hist_report,
 	TLAT_CALLBACKS,
 };

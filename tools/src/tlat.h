@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tlat.h - osn timerlat's numbers (pure): per CPU and context (IRQ,
- * thread), the exact count/cur/min/avg/max of every osn:timerlat_sample
+ * thread, return from user), the exact count/cur/min/avg/max of every osn:timerlat_sample
  * and its histogram; after a stop, what delayed the activation that hit
  * it (rtla's timerlat auto-analysis), from the CPU's recent osn events.
  */
@@ -15,8 +15,8 @@
 #include "event.h"
 #include "explain.h"
 
-/* The contexts osn timerlat shows: IRQ and thread. */
-#define OSN_TLAT_NCTX	2
+/* The contexts osn timerlat counts: IRQ, thread, return from user. */
+#define OSN_TLAT_NCTX	3
 
 /* One context of one CPU, all in ns. */
 struct osn_tlat_stat {
@@ -37,6 +37,7 @@ struct osn_tlat_view {
 	uint64_t bucket_us;		/* hist */
 	unsigned entries;		/* hist */
 	bool irq, thread;		/* the contexts shown (hist) */
+	bool user;			/* -u/-U: the return from user too */
 	bool with_zeros, no_summary, no_header, no_index;
 };
 

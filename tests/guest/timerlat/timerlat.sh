@@ -97,3 +97,21 @@ tl_stop_attempt() {
 		awk "$ENG_AWK_FUNCS"'{ sd(); if (d >= 1e8) print "# irq_noise >= 100 ms: " $0 }' | head -n 5
 	return 2
 }
+
+# tl_user_wait_run CPU: wait (10 s) until a user-space mode run lets a
+# thread pinned to CPU open /dev/osn_timerlat (the run starts in a
+# kernel worker, after the write that enabled its events).
+tl_user_wait_run() {
+	wait_for 10 tl_user_opens "$1" ||
+		fail "/dev/osn_timerlat never opened on CPU $1: $("$OSN_BIN/osn_tlu" "$1" 1)"
+}
+tl_user_opens() {
+	[ "$("$OSN_BIN/osn_tlu" "$1" 1)" = reads=1 ]
+}
+
+# tl_user_holds PID OUT: wait (10 s) until process PID has
+# /dev/osn_timerlat open; else fail with its output, file OUT.
+tl_user_holds() {
+	wait_for 10 sh -c "ls -l /proc/$1/fd 2>/dev/null | grep -q osn_timerlat" ||
+		fail "reader $1 never opened /dev/osn_timerlat: $(cat "$2")"
+}
