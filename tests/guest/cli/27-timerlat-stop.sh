@@ -24,10 +24,13 @@ T_US=250000
 # stall OPTS...: osn timerlat OPTS under one injected stall, to its end:
 # exit 2 with CPU 1's analysis
 stall() {
-	cli_start "$CLI_OUT/stop.txt" timerlat -c 1 -p $PERIOD_US -d 60 -q "$@"
+	cli_start "$CLI_OUT/stop.txt" timerlat -c 1 -p $PERIOD_US -d 60 -q -D "$@"
 	wait_for 30 tl_running ||
 		{ cat "$CLI_LOG"; fail "no timerlat thread"; }
-	sleep 1
+	# injected once osn collects, its stop armed: the threads run from
+	# the setup on, seconds earlier on a slow kernel (the debug kernel's
+	# stall came before the stop was armed, and the run went on to -d)
+	cli_wait_counting
 	inject irq 1 1 $STALL_US
 	info "$(inject_status)"
 	cli_wait_end
