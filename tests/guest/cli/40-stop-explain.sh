@@ -5,9 +5,9 @@
 # 2, prints "osn hit stop tracing" and explains the sample with the
 # local_timer irq; -t saves the trace.  osn hist -S stops on a period whose
 # noise the injected IRQs made and explains it too.
-# The stalls start before osn does.  TCG itself makes long gaps (the vCPU
-# thread descheduled on the host): a run stopped by one of those
-# (explained as hw) is retried.
+# The stalls start once osn collects, its stop armed.  TCG itself makes
+# long gaps (the vCPU thread descheduled on the host): a run stopped by
+# one of those (explained as hw) is retried.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -17,10 +17,11 @@ cli_setup
 # The test's own processes stay off the measured CPU 1.
 taskset -p 1 $$ >/dev/null 2>&1
 
-# run_until_irq_stop OUT MIN_US ARGS...: inject ICOUNT x IDUR us hard-IRQ
-# stalls every IIV us on CPU 1, start osn ARGS while they run (so the
-# first period osn watches already has some), and expect the stop to be
-# explained by a local_timer irq of >= MIN_US.  Retried (twice at most)
+# run_until_irq_stop OUT MIN_US ARGS...: start osn ARGS (with -D), and
+# once it collects (its "reading every" line: the stop is armed; on the
+# debug kernel the setup outlasted 36 s of stalls started before it),
+# inject ICOUNT x IDUR us hard-IRQ stalls every IIV us on CPU 1, and
+# expect the stop to be explained by a local_timer irq of >= MIN_US.  Retried (twice at most)
 # only on the emulator's signature: osn exited 2 on a stop whose sample is
 # mostly hardware noise (the "hw" row holds at least half of it), an
 # unexplained TCG gap; any other outcome is osn's and fails at once.
@@ -28,8 +29,9 @@ run_until_irq_stop() {
 	_out=$1 _min=$2
 	shift 2
 	for _try in 1 2 3; do
+		cli_start "$_out" "$@" -D
+		cli_wait_counting
 		inject_start irq 1 "$ICOUNT" "$IDUR" "$IIV"
-		cli_start "$_out" "$@"
 		cli_wait_end
 		echo stop >"$INJ/inject" 2>/dev/null
 		inject_wait 60
