@@ -8,14 +8,14 @@
 # The guest runs tests/debug/guest/: the whole guest suite (links to
 # tests/guest/*: engine, reliability with its hotplug, event-toggle,
 # unload-while-busy, buffer-full, NMI and memory-pressure tests, injector,
-# cli, vm) and faults/, the allocation-failure tests that need fault
+# timerlat, cli, vm) and faults/, the allocation-failure tests that need fault
 # injection.  After every test the guest scans kmemleak (guest-init.sh);
 # any report of lockdep, KASAN, UBSAN, kmemleak or the object debugger
 # fails the run (parse-log.sh).  Not part of `make check`
 # (Documentation/reliability.md says why, and gives the last result).
 #
 # The whole suite (no FILTER) runs as two VMs at once on a host with 2
-# cores or more, one on engine/, injector/, vm/ and faults/, the other on
+# cores or more, one on engine/, injector/, vm/, faults/ and timerlat/, the other on
 # reliability/ and cli/ (build/vm/debug-{a,b}/); OSN_DEBUG_SPLIT=0 runs
 # one VM.  Environment: as tests/vm/run-kernel.sh (OSN_VM_MEM...).
 # Ends with run-kernel.sh's OSN-RESULT line and "N passed, N failed".
@@ -23,6 +23,7 @@ set -euo pipefail
 . "$(dirname "$0")/../vm/common.sh"
 
 t0=$(now_s)
+tree=$(record_tree)
 "$OSN_ROOT/tests/debug/build-kernel.sh"
 
 # The fail-nth helper, a host binary the guest runs.
@@ -54,8 +55,8 @@ if [ $# -eq 0 ] && [ "$(nproc)" -ge 2 ] && [ "${OSN_DEBUG_SPLIT:-1}" = 1 ]; then
 		OSN_VM_WORK=$OSN_BUILD/vm/debug-$n \
 			"$OSN_ROOT/tests/vm/run-kernel.sh" debug "$@" >"$OSN_BUILD/debug/run-$n.log" 2>&1
 	}
-	note "debug: two VMs: engine, injector, vm, faults | reliability, cli (logs $OSN_BUILD/debug/run-{a,b}.log)"
-	half a engine/ injector/ vm/ faults/ &
+	note "debug: two VMs: engine, injector, vm, faults, timerlat | reliability, cli (logs $OSN_BUILD/debug/run-{a,b}.log)"
+	half a engine/ injector/ vm/ faults/ timerlat/ &
 	pa=$!
 	half b reliability/ cli/ &
 	pb=$!
@@ -78,6 +79,6 @@ done < <(grep -o 'OSN-RESULT .*' "$OSN_BUILD/debug/run.log")
 # shellcheck disable=SC2086
 grep -h 'OSN-FAULT' $consoles 2>/dev/null | sed 's/^ *//' >"$OSN_BUILD/debug/faults.txt" || true
 note "debug: $(cat "$OSN_KCACHE/debug/kver") built in $(cat "$OSN_KCACHE/debug/build-seconds" 2>/dev/null || echo '?') s; run $(( $(now_s) - t0 )) s; fault table in $OSN_BUILD/debug/faults.txt"
-record_row "make check-debug" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 ))
+record_row "make check-debug" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 )) "$tree"
 echo "${p:-0} passed, ${f:-1} failed"
 exit $rc

@@ -19,6 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/../vm/common.sh"
 
 t0=$(now_s)
+tree=$(record_tree)
 "$OSN_ROOT/tests/intree/build-kernel.sh"
 
 export OSN_VM_MEM=${OSN_VM_MEM:-2048}
@@ -45,6 +46,6 @@ if [ "${s:-0}" -gt 0 ]; then
 	rc=1
 fi
 note "intree: $(cat "$OSN_KCACHE/intree/kver") built in $(cat "$OSN_KCACHE/intree/build-seconds" 2>/dev/null || echo '?') s; run $(( $(now_s) - t0 )) s"
-record_row "make check-intree" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 ))
+record_row "make check-intree" "${p:-0}" "${f:-1}" $(( $(now_s) - t0 )) "$tree"
 echo "${p:-0} passed, ${f:-1} failed"
 exit $rc

@@ -118,13 +118,21 @@ as_root() {
 
 now_s() { date +%s; }
 
-# record_row TARGET PASSED FAILED SECONDS: the row to add to the run log of
-# Documentation/reliability.md ("Runs of the slow targets"), printed at the
-# end of make check-debug and make check-intree: they cannot run in CI, so
-# each run is recorded by hand with the tree it ran on.
-record_row() {
+# record_tree: the tree a run starts on (its commit, "+changes" when the
+# work tree differs), for record_row at its end: a commit made meanwhile
+# is not what ran.
+record_tree() {
 	_tree=$(git -C "$OSN_ROOT" rev-parse --short=7 HEAD 2>/dev/null || echo '?')
 	git -C "$OSN_ROOT" diff --quiet HEAD -- 2>/dev/null || _tree="$_tree+changes"
+	echo "$_tree"
+}
+
+# record_row TARGET PASSED FAILED SECONDS TREE: the row to add to the run
+# log of Documentation/reliability.md ("Runs of the slow targets"), printed
+# at the end of make check-debug and make check-intree: they cannot run in
+# CI, so each run is recorded by hand with the tree it ran on.
+record_row() {
+	_tree=$5
 	_res=pass
 	[ "$3" = 0 ] || _res=FAIL
 	echo "record: | $(date -u +%F) | $_tree | \`$1\` | $_res | $2 passed, $3 failed | $4 s |"
