@@ -118,15 +118,17 @@ static int tlat_finish(struct osn_tool *t)
 	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
 		tl->have_aa = !osn_tlat_analyze(&st->rings[st->ev.cpu],
 						st->ev.cpu, irq, thr, &tl->aa);
-		return 0;
+	} else {
+		for (size_t i = 0; i < t->ncpus; i++)
+			if (!osn_tlat_analyze(&st->rings[t->cpus[i]],
+					      t->cpus[i], irq, thr, &aa) &&
+			    (!tl->have_aa || aa.expiry > tl->aa.expiry)) {
+				tl->aa = aa;
+				tl->have_aa = true;
+			}
 	}
-	for (size_t i = 0; i < t->ncpus; i++)
-		if (!osn_tlat_analyze(&st->rings[t->cpus[i]], t->cpus[i], irq,
-				      thr, &aa) &&
-		    (!tl->have_aa || aa.expiry > tl->aa.expiry)) {
-			tl->aa = aa;
-			tl->have_aa = true;
-		}
+	if (tl->have_aa)
+		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /*
  * tlat.c - osn timerlat's numbers and its stop analysis (see tlat.h).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "osn/osn_abi.h"
@@ -42,50 +43,133 @@ static uint64_t overlap(uint64_t s, uint64_t d, uint64_t lo, uint64_t hi)
 	return e > a ? e - a : 0;
 }
 
-/* The culprit of noise @e (osn:noise_cause, same class and start). */
-static const struct osn_cause *find_cause(const struct osn_ring *ring,
-					  const struct osn_event *e)
+/* @e's part (a thread running at the expiry apart); NULL: table full. */
+static struct osn_part *get_part(struct osn_tlat_aa *aa,
+				 const struct osn_event *e, bool blocking)
 {
-	int cls = osn_event_class(e->type);
+	char name[OSN_NAME_LEN];
+	struct osn_part *p;
+	int cls, id;
 
-	for (size_t i = 0; i < ring->len; i++) {
-		const struct osn_event *c = osn_ring_at(ring, i);
-
-		if (c->type == OSN_E_CAUSE && c->cause.cls == cls &&
-		    c->cause.start == e->noise.start)
-			return &c->cause;
-	}
-	return NULL;
-}
-
-static void add_part(struct osn_tlat_aa *aa, const struct osn_ring *ring,
-		     const struct osn_event *e, uint64_t ns)
-{
-	const struct osn_cause *cause;
-	bool blocking = e->type == OSN_E_THREAD && e->noise.start < aa->expiry;
-	struct osn_tlat_part *p;
-
+	osn_part_source(e, &cls, name, &id);
 	for (size_t i = 0; i < aa->nparts; i++) {
 		p = &aa->parts[i];
-		if (p->type == e->type && p->id == e->noise.id &&
-		    p->blocking == blocking && !strcmp(p->name, e->noise.name)) {
-			p->ns += ns;
-			return;
-		}
+		if (p->cls == cls && p->id == id &&
+		    aa->blocking[i] == blocking && !strcmp(p->name, name))
+			return p;
 	}
 	if (aa->nparts == OSN_TLAT_MAX_PARTS)
-		return;
+		return NULL;
+	aa->blocking[aa->nparts] = blocking;
 	p = &aa->parts[aa->nparts++];
-	p->type = e->type;
-	p->id = e->noise.id;
-	memcpy(p->name, e->noise.name, sizeof(p->name));
-	p->ns = ns;
-	p->blocking = blocking;
-	cause = find_cause(ring, e);
-	if (cause) {
-		p->cause = *cause;
-		p->have_cause = true;
+	p->cls = cls;
+	p->id = id;
+	memcpy(p->name, name, sizeof(p->name));
+	return p;
+}
+
+/* @ns of the noise event at index @i of @ring, with its causes. */
+static struct osn_part *add_part(struct osn_tlat_aa *aa,
+				 const struct osn_ring *ring, size_t i,
+				 uint64_t ns)
+{
+	const struct osn_event *e = osn_ring_at(ring, i);
+	struct osn_part *p;
+
+	p = get_part(aa, e, e->type == OSN_E_THREAD &&
+		     e->noise.start < aa->expiry);
+	if (!p)
+		return NULL;
+	p->count++;
+	p->time += ns;
+	osn_part_add_causes(p, ring, 0, i);
+	return p;
+}
+
+/*
+ * Forget timerlat's own callback among the causes of its interrupt's
+ * part @p: the hrtimer cause emitted just before the IRQ sample at
+ * @irq_i (an NMI's event may come between).
+ */
+static void drop_own_cause(struct osn_part *p, const struct osn_ring *ring,
+			   size_t irq_i)
+{
+	const struct osn_cause *own = NULL;
+
+	for (size_t k = irq_i; k-- > 0 && !own;) {
+		const struct osn_event *c = osn_ring_at(ring, k);
+
+		if (c->type == OSN_E_NMI)
+			continue;
+		if (c->type != OSN_E_CAUSE || c->cause.kind != OSN_CAUSE_HRTIMER ||
+		    c->cause.cls != OSN_CLASS_IRQ)
+			return;
+		own = &c->cause;
 	}
+	for (size_t i = 0; own && i < p->ncauses; i++) {
+		if (p->causes[i].c.kind != own->kind ||
+		    p->causes[i].c.function != own->function)
+			continue;
+		if (--p->causes[i].count)
+			return;
+		memmove(&p->causes[i], &p->causes[i + 1],
+			(p->ncauses - i - 1) * sizeof(p->causes[0]));
+		p->ncauses--;
+		return;
+	}
+}
+
+/*
+ * The timer's own interrupt: the first IRQ noise event after the IRQ
+ * sample at @irq_i that began before it (interrupts do not nest, and
+ * an IRQ's event is written at its end).
+ */
+static bool find_timer_irq(const struct osn_ring *ring, size_t irq_i,
+			   size_t *ti)
+{
+	const struct osn_event *irq = osn_ring_at(ring, irq_i);
+
+	for (size_t i = irq_i + 1; i < ring->len; i++) {
+		const struct osn_event *e = osn_ring_at(ring, i);
+
+		if (e->type == OSN_E_IRQ && e->noise.start <= irq->ts) {
+			*ti = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The timer's interrupt at index @ti, in a window that ends at @hi: its
+ * time up to the IRQ sample is interference (other handlers or callbacks
+ * ran first), the rest timerlat's own; what came before it began, less
+ * the noise that ran then, is the IRQ handler delay.
+ */
+static void timer_irq(struct osn_tlat_aa *aa, const struct osn_ring *ring,
+		      size_t irq_i, size_t ti, uint64_t hi)
+{
+	const struct osn_event *e = osn_ring_at(ring, ti);
+	uint64_t ts = osn_ring_at(ring, irq_i)->ts, start = e->noise.start;
+	uint64_t before = overlap(start, ts - start, aa->expiry, hi);
+	uint64_t noise = 0;
+	struct osn_part *p;
+
+	aa->have_timer_irq = true;
+	aa->timer_irq_ns = overlap(start, e->noise.duration, aa->expiry, hi);
+	aa->timer_irq_ns = aa->timer_irq_ns > before ? aa->timer_irq_ns - before : 0;
+	if (before && (p = add_part(aa, ring, ti, before)))
+		drop_own_cause(p, ring, irq_i);
+	if (start <= aa->expiry)
+		return;
+	for (size_t i = 0; i < ring->len; i++) {
+		const struct osn_event *x = osn_ring_at(ring, i);
+
+		if (i != ti && osn_event_class(x->type) >= 0)
+			noise += overlap(x->noise.start, x->noise.duration,
+					 aa->expiry, start);
+	}
+	aa->irq_delay = start - aa->expiry > noise ? start - aa->expiry - noise : 0;
 }
 
 /* The latest activation over a limit: its samples' indexes in @ring. */
@@ -125,8 +209,8 @@ int osn_tlat_analyze(const struct osn_ring *ring, int cpu, uint64_t irq_ns,
 		     uint64_t thread_ns, struct osn_tlat_aa *aa)
 {
 	const struct osn_event *irq;
+	size_t irq_i, end_i, ti;
 	uint64_t hi;
-	size_t irq_i, end_i;
 
 	memset(aa, 0, sizeof(*aa));
 	aa->cpu = cpu;
@@ -150,17 +234,20 @@ int osn_tlat_analyze(const struct osn_ring *ring, int cpu, uint64_t irq_ns,
 	irq = osn_ring_at(ring, irq_i);
 	aa->expiry = irq->ts > irq->tlat.latency ? irq->ts - irq->tlat.latency : 0;
 	hi = osn_ring_at(ring, end_i)->ts;
-	/* the noise that overlapped the window, each with its share */
+	if (!find_timer_irq(ring, irq_i, &ti))
+		ti = SIZE_MAX;
+	else
+		timer_irq(aa, ring, irq_i, ti, hi);
+	/* the other noise that overlapped the window, each with its share */
 	for (size_t i = 0; i < ring->len; i++) {
 		const struct osn_event *e = osn_ring_at(ring, i);
 		uint64_t ns;
 
-		if (osn_event_class(e->type) < 0)
+		if (i == ti || osn_event_class(e->type) < 0)
 			continue;
 		ns = overlap(e->noise.start, e->noise.duration, aa->expiry, hi);
-		if (!ns)
-			continue;
-		add_part(aa, ring, e, ns);
+		if (ns)
+			add_part(aa, ring, i, ns);
 	}
 	return 0;
 }
