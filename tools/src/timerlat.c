@@ -106,27 +106,36 @@ static void hist_table(struct osn_tool *t)
  * The CPU that hit the stop: osn:stop's, else the latest activation
  * over a limit among the measured CPUs.
  */
-static int tlat_finish(struct osn_tool *t)
+static void tlat_analyse(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 	uint64_t irq = t->p->stop_us * 1000, thr = t->p->stop_total_us * 1000;
 	struct osn_stop *st = t->stop;
 	struct osn_tlat_aa aa;
 
+	tl->have_aa = false;
 	if (!st || !t->stopped || !st->rings)
-		return 0;
+		return;
 	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
 		tl->have_aa = !osn_tlat_analyze(&st->rings[st->ev.cpu],
 						st->ev.cpu, irq, thr, &tl->aa);
-	} else {
-		for (size_t i = 0; i < t->ncpus; i++)
-			if (!osn_tlat_analyze(&st->rings[t->cpus[i]],
-					      t->cpus[i], irq, thr, &aa) &&
-			    (!tl->have_aa || aa.expiry > tl->aa.expiry)) {
-				tl->aa = aa;
-				tl->have_aa = true;
-			}
+		return;
 	}
+	for (size_t i = 0; i < t->ncpus; i++)
+		if (!osn_tlat_analyze(&st->rings[t->cpus[i]], t->cpus[i], irq,
+				      thr, &aa) &&
+		    (!tl->have_aa || aa.expiry > tl->aa.expiry)) {
+			tl->aa = aa;
+			tl->have_aa = true;
+		}
+}
+
+/* The analysis with its causes' functions named. */
+static int tlat_finish(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	tlat_analyse(t);
 	if (tl->have_aa)
 		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
 	return 0;
@@ -137,6 +146,16 @@ static void tlat_stop(struct osn_tool *t)
 	struct tlat *tl = t->priv;
 
 	osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
+}
+
+/* --on-threshold continue: each hit's analysis as it comes. */
+static void tlat_hit_print(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	if (tl->have_aa)
+		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
+	tlat_stop(t);
 }
 
 static void tlat_json(FILE *f, struct osn_tool *t,
@@ -215,6 +234,8 @@ static void tlat_destroy(struct osn_tool *t)
 	.start = tlat_start,				\
 	.on_event = tlat_on_event,			\
 	.finish = tlat_finish,				\
+	.hit_analyse = tlat_analyse,			\
+	.hit_print = tlat_hit_print,			\
 	.destroy = tlat_destroy
 
 const struct osn_tool_ops osn_tlat_top_ops = {
