@@ -114,20 +114,25 @@ tl_threads_run() {
 # latency and the time no noise event covers, in whole us; NAMED 1 when
 # the part PART (or, for a PART ending in ":", any of that name), under
 # a heading that matches the ERE SECTION, has a cause line beginning
-# with CAUSE; SEEN 1 when the injection is anywhere in it: the part
-# PART (when exact), or a cause line beginning with CAUSE.
+# with CAUSE, and every other part PART has that line too (a thread
+# preempted and resumed keeps its waker); SEEN 1 when the injection is
+# anywhere in it: the part PART (when exact), or a cause line beginning
+# with CAUSE.
 tl_culprit_blocks() {
 	awk -v sec="^($2)\$" -v part="$3" -v cause="$4" '
-	function flush() { if (inb) print lat + 0, gap + 0, named + 0, seen + 0 }
-	/^## CPU 1 hit stop tracing/ { flush(); inb = 1; lat = gap = named = seen = 0; s = p = ""; next }
+	function endpart() { if (p == part && !pc) miss = 1; p = "" }
+	function flush() { endpart(); if (inb) print int(lat), int(gap), named && !miss, seen + 0 }
+	/^## CPU 1 hit stop tracing/ { flush(); inb = 1; lat = gap = named = seen = miss = 0; s = ""; next }
 	/^## CPU / { flush(); inb = 0; next }
 	!inb { next }
-	/^  [A-Z][A-Za-z ]*:/ { s = $0; sub(/^  /, "", s); sub(/:.*/, "", s); p = "" }
+	/^  [A-Z][A-Za-z ]*:/ { endpart(); s = $0; sub(/^  /, "", s); sub(/:.*/, "", s) }
+	/^---/ { endpart() }
 	/^  Thread latency:/ { lat = $3 }
 	/^  Not in any noise event:/ { gap = $6 }
-	/^    [^ ]/ { p = $1; if (p == part) seen = 1 }
+	/^    [^ ]/ { endpart(); p = $1; pc = 0; if (p == part) seen = 1 }
 	/^      <- / { c = $0; sub(/^      /, "", c)
 		if (index(c, cause) == 1) seen = 1
+		if (p == part && index(c, cause) == 1) pc = 1
 		if (s ~ sec && (p == part || (part ~ /:$/ && index(p, part) == 1)) &&
 		    index(c, cause) == 1) named = 1 }
 	END { flush() }' "$1"
