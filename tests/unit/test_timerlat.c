@@ -324,7 +324,8 @@ TEST(analysis)
 /*
  * The timer's interrupt began 40 us after the expiry, 10 us of which an
  * NMI took: an IRQ handler delay of 30 us.  Its 5 us up to the IRQ
- * sample are interference, its last 3 us timerlat's own.
+ * sample are interference, then 1 us timerlat's own, then another
+ * callback (0xb1) ran its last 2 us: interference too.
  */
 TEST(irq_delay)
 {
@@ -334,19 +335,24 @@ TEST(irq_delay)
 	struct osn_event ev[] = {
 		noise(OSN_E_NMI, 2010000, 10000, 0, ""),
 		tl(1, 2045000, OSN_TLAT_CTX_IRQ, 45000, 9),
+		cause_fn(OSN_CLASS_IRQ, 2040000, OSN_CAUSE_HRTIMER, 0xb1,
+			 "unknown", -1, -1),
 		noise(OSN_E_IRQ, 2040000, 8000, 236, "local_timer"),
 		tl(1, 2050000, OSN_TLAT_CTX_THREAD, 50000, 9),
 	};
 
+	ev[2].ts = 2046000;	/* the other callback began then */
 	CHECK_EQ(osn_ring_init(&r, 16), 0);
 	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		osn_ring_push(&r, &ev[i]);
 	CHECK_EQ(osn_tlat_analyze(&r, 1, 0, 50000, &aa), 0);
 	CHECK(aa.have_timer_irq);
 	CHECK_EQ(aa.irq_delay, 30000);
-	CHECK_EQ(aa.timer_irq_ns, 3000);
+	CHECK_EQ(aa.timer_irq_ns, 1000);
 	CHECK_EQ(aa.nparts, 2);
-	CHECK_EQ(aa.parts[0].time, 5000);
+	CHECK_EQ(aa.parts[0].time, 7000);
+	CHECK_EQ(aa.parts[0].ncauses, 1);
+	CHECK_EQ(aa.parts[0].causes[0].c.function, 0xb1);
 	CHECK_EQ(aa.parts[1].cls, OSN_CLASS_NMI);
 	osn_render_tlat_stop(h_open(&b), &aa);
 	h_close(&b);

@@ -141,24 +141,50 @@ static bool find_timer_irq(const struct osn_ring *ring, size_t irq_i,
 }
 
 /*
- * The timer's interrupt at index @ti, in a window that ends at @hi: its
- * time up to the IRQ sample is interference (other handlers or callbacks
- * ran first), the rest timerlat's own; what came before it began, less
- * the noise that ran then, is the IRQ handler delay.
+ * When the first callback after timerlat's began in the timer's
+ * interrupt (its cause, after the IRQ sample at @irq_i in the ring), or
+ * 0 when none did.
+ */
+static uint64_t next_callback(const struct osn_ring *ring, size_t irq_i,
+			      size_t ti)
+{
+	const struct osn_event *e = osn_ring_at(ring, ti);
+
+	for (size_t i = irq_i + 1; i < ti; i++) {
+		const struct osn_event *c = osn_ring_at(ring, i);
+
+		if (c->type == OSN_E_CAUSE && c->cause.cls == OSN_CLASS_IRQ &&
+		    c->cause.start == e->noise.start)
+			return c->ts;
+	}
+	return 0;
+}
+
+/*
+ * The timer's interrupt at index @ti, in a window that ends at @hi:
+ * timerlat's own time runs from the IRQ sample to the next callback of
+ * the interrupt, or its end; the rest is interference (other handlers
+ * or callbacks ran before or after it).  What came before the interrupt
+ * began, less the noise that ran then, is the IRQ handler delay.
  */
 static void timer_irq(struct osn_tlat_aa *aa, const struct osn_ring *ring,
 		      size_t irq_i, size_t ti, uint64_t hi)
 {
 	const struct osn_event *e = osn_ring_at(ring, ti);
 	uint64_t ts = osn_ring_at(ring, irq_i)->ts, start = e->noise.start;
+	uint64_t in = overlap(start, e->noise.duration, aa->expiry, hi);
 	uint64_t before = overlap(start, ts - start, aa->expiry, hi);
-	uint64_t noise = 0;
+	uint64_t next = next_callback(ring, irq_i, ti), noise = 0;
 	struct osn_part *p;
 
 	aa->have_timer_irq = true;
-	aa->timer_irq_ns = overlap(start, e->noise.duration, aa->expiry, hi);
-	aa->timer_irq_ns = aa->timer_irq_ns > before ? aa->timer_irq_ns - before : 0;
-	if (before && (p = add_part(aa, ring, ti, before)))
+	if (next > ts)
+		aa->timer_irq_ns = overlap(ts, next - ts, aa->expiry, hi);
+	else
+		aa->timer_irq_ns = in > before ? in - before : 0;
+	aa->timer_irq_ns = aa->timer_irq_ns < in ? aa->timer_irq_ns : in;
+	if (in > aa->timer_irq_ns &&
+	    (p = add_part(aa, ring, ti, in - aa->timer_irq_ns)))
 		drop_own_cause(p, ring, irq_i);
 	if (start <= aa->expiry)
 		return;
