@@ -220,7 +220,7 @@ tl_culprit_attempt() {
 	for _k in $(seq $TLC_COUNT); do
 		tl_culprit_stall "$@"
 	done
-	kill -INT $CLI_PID
+	kill -INT "$CLI_PID"
 	cli_wait_end
 	cat "$_out"
 	assert_eq "$RC" 0 "exit status (each hit continued)"
