@@ -223,7 +223,9 @@ tl_culprit_attempt() {
 	kill -INT "$CLI_PID"
 	cli_wait_end
 	cat "$_out"
-	assert_eq "$RC" 0 "exit status (each hit continued)"
+	# 0: each hit continued; 2: a hit (the emulator's, say) came with
+	# the SIGINT, before osn could continue it
+	case $RC in 0|2) ;; *) fail "exit status $RC";; esac
 	info "$_hits stops: $_named name the culprit, $_foreign without the injection; $TLC_COUNT stalls"
 	if [ "$TLC_DELAYS" = 0 ]; then
 		assert_eq "$_named" 0 "stops naming a stall that cannot delay timerlat"
