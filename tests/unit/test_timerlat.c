@@ -377,6 +377,43 @@ TEST(irq_delay)
 	osn_ring_free(&r);
 }
 
+/*
+ * An IRQ stop inside an interrupt that another callback (0xa1) held for
+ * 250 us past the expiry: the interrupt has no event yet, its causes
+ * name the callback; timerlat's own (0xa2) is not listed.
+ */
+TEST(irq_stop_held)
+{
+	struct osn_ring r;
+	struct osn_tlat_aa aa;
+	struct h_buf b;
+	struct osn_event ev[] = {
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa1,
+			 "unknown", -1, -1),
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa2,
+			 "unknown", -1, -1),
+		tl(1, 1250000, OSN_TLAT_CTX_IRQ, 250000, 7),
+	};
+
+	CHECK_EQ(osn_ring_init(&r, 16), 0);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		osn_ring_push(&r, &ev[i]);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 100000, 0, &aa), 0);
+	CHECK(aa.have_timer_irq && !aa.have_thread);
+	CHECK_EQ(aa.irq_delay, 0);
+	CHECK_EQ(aa.nparts, 1);
+	CHECK_EQ(aa.parts[0].time, 250000);
+	CHECK_EQ(aa.parts[0].ncauses, 1);
+	CHECK_EQ(aa.parts[0].causes[0].c.function, 0xa1);
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK_HAS(b.text, "  IRQ interference:                        250.00 us (100.00 %)\n"
+			  "    (running at the stop)                  250.00 us\n"
+			  "      <- hrtimer 0xa1, origin unknown (x1)\n");
+	free(b.text);
+	osn_ring_free(&r);
+}
+
 /* One JSON value: CPU 1's thread numbers in us, the stop's analysis. */
 TEST(json)
 {
@@ -434,6 +471,7 @@ int main(int argc, char **argv)
 	RUN(hist_layout);
 	RUN(analysis);
 	RUN(irq_delay);
+	RUN(irq_stop_held);
 	RUN(json);
 	osn_params_free(&p);
 	return h_done(argv[0]);

@@ -7,6 +7,7 @@
 
 #include "osn/osn_abi.h"
 #include "tlat.h"
+#include "util.h"
 
 void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
 		  uint64_t bucket_us, unsigned entries)
@@ -87,25 +88,31 @@ static struct osn_part *add_part(struct osn_tlat_aa *aa,
 }
 
 /*
- * Forget timerlat's own callback among the causes of its interrupt's
- * part @p: the hrtimer cause emitted just before the IRQ sample at
- * @irq_i (an NMI's event may come between).
+ * timerlat's own callback's cause: the hrtimer cause emitted just before
+ * the IRQ sample at @irq_i (an NMI's event may come between), or NULL.
  */
-static void drop_own_cause(struct osn_part *p, const struct osn_ring *ring,
-			   size_t irq_i)
+static const struct osn_cause *own_cause(const struct osn_ring *ring,
+					 size_t irq_i)
 {
-	const struct osn_cause *own = NULL;
-
-	for (size_t k = irq_i; k-- > 0 && !own;) {
+	for (size_t k = irq_i; k-- > 0;) {
 		const struct osn_event *c = osn_ring_at(ring, k);
 
 		if (c->type == OSN_E_NMI)
 			continue;
 		if (c->type != OSN_E_CAUSE || c->cause.kind != OSN_CAUSE_HRTIMER ||
 		    c->cause.cls != OSN_CLASS_IRQ)
-			return;
-		own = &c->cause;
+			return NULL;
+		return &c->cause;
 	}
+	return NULL;
+}
+
+/* Forget timerlat's own callback among the causes of its interrupt's @p. */
+static void drop_own_cause(struct osn_part *p, const struct osn_ring *ring,
+			   size_t irq_i)
+{
+	const struct osn_cause *own = own_cause(ring, irq_i);
+
 	for (size_t i = 0; own && i < p->ncauses; i++) {
 		if (p->causes[i].c.kind != own->kind ||
 		    p->causes[i].c.function != own->function)
@@ -116,6 +123,63 @@ static void drop_own_cause(struct osn_part *p, const struct osn_ring *ring,
 			(p->ncauses - i - 1) * sizeof(p->causes[0]));
 		p->ncauses--;
 		return;
+	}
+}
+
+/*
+ * The IRQ handler delay of a timer interrupt that began at @start: the
+ * time from the expiry, less the noise (but the event at @ti) in it.
+ */
+static void irq_delay(struct osn_tlat_aa *aa, const struct osn_ring *ring,
+		      size_t ti, uint64_t start)
+{
+	uint64_t noise = 0;
+
+	if (start <= aa->expiry)
+		return;
+	for (size_t i = 0; i < ring->len; i++) {
+		const struct osn_event *x = osn_ring_at(ring, i);
+
+		if (i != ti && osn_event_class(x->type) >= 0)
+			noise += overlap(x->noise.start, x->noise.duration,
+					 aa->expiry, start);
+	}
+	aa->irq_delay = start - aa->expiry > noise ? start - aa->expiry - noise : 0;
+}
+
+/*
+ * An IRQ stop: tracing stopped in timerlat's callback, and its interrupt
+ * ends after the stop, without a noise event.  Its start is the one of
+ * timerlat's own cause; the callbacks that ran in it before timerlat's
+ * (their causes, of the same start) held it until the IRQ sample.
+ */
+static void running_irq(struct osn_tlat_aa *aa, const struct osn_ring *ring,
+			size_t irq_i, uint64_t hi)
+{
+	const struct osn_cause *own = own_cause(ring, irq_i);
+	uint64_t ts = osn_ring_at(ring, irq_i)->ts, held;
+	struct osn_part *p;
+
+	if (!own || own->start > ts)
+		return;
+	aa->have_timer_irq = true;
+	irq_delay(aa, ring, SIZE_MAX, own->start);
+	held = overlap(own->start, ts - own->start, aa->expiry, hi);
+	if (!held || aa->nparts == OSN_TLAT_MAX_PARTS)
+		return;
+	aa->blocking[aa->nparts] = false;
+	p = &aa->parts[aa->nparts++];
+	p->cls = OSN_CLASS_IRQ;
+	p->id = -1;
+	osn_strlcpy(p->name, "(running at the stop)", sizeof(p->name));
+	p->count = 1;
+	p->time = held;
+	for (size_t k = 0; k < irq_i; k++) {
+		const struct osn_event *c = osn_ring_at(ring, k);
+
+		if (c->type == OSN_E_CAUSE && &c->cause != own &&
+		    c->cause.cls == OSN_CLASS_IRQ && c->cause.start == own->start)
+			osn_part_add_cause(p, &c->cause);
 	}
 }
 
@@ -174,7 +238,7 @@ static void timer_irq(struct osn_tlat_aa *aa, const struct osn_ring *ring,
 	uint64_t ts = osn_ring_at(ring, irq_i)->ts, start = e->noise.start;
 	uint64_t in = overlap(start, e->noise.duration, aa->expiry, hi);
 	uint64_t before = overlap(start, ts - start, aa->expiry, hi);
-	uint64_t next = next_callback(ring, irq_i, ti), noise = 0;
+	uint64_t next = next_callback(ring, irq_i, ti);
 	struct osn_part *p;
 
 	aa->have_timer_irq = true;
@@ -186,16 +250,7 @@ static void timer_irq(struct osn_tlat_aa *aa, const struct osn_ring *ring,
 	if (in > aa->timer_irq_ns &&
 	    (p = add_part(aa, ring, ti, in - aa->timer_irq_ns)))
 		drop_own_cause(p, ring, irq_i);
-	if (start <= aa->expiry)
-		return;
-	for (size_t i = 0; i < ring->len; i++) {
-		const struct osn_event *x = osn_ring_at(ring, i);
-
-		if (i != ti && osn_event_class(x->type) >= 0)
-			noise += overlap(x->noise.start, x->noise.duration,
-					 aa->expiry, start);
-	}
-	aa->irq_delay = start - aa->expiry > noise ? start - aa->expiry - noise : 0;
+	irq_delay(aa, ring, ti, start);
 }
 
 /* The latest activation over a limit: its samples' indexes in @ring. */
@@ -260,10 +315,12 @@ int osn_tlat_analyze(const struct osn_ring *ring, int cpu, uint64_t irq_ns,
 	irq = osn_ring_at(ring, irq_i);
 	aa->expiry = irq->ts > irq->tlat.latency ? irq->ts - irq->tlat.latency : 0;
 	hi = osn_ring_at(ring, end_i)->ts;
-	if (!find_timer_irq(ring, irq_i, &ti))
-		ti = SIZE_MAX;
-	else
+	if (find_timer_irq(ring, irq_i, &ti)) {
 		timer_irq(aa, ring, irq_i, ti, hi);
+	} else {
+		ti = SIZE_MAX;
+		running_irq(aa, ring, irq_i, hi);
+	}
 	/* the other noise that overlapped the window, each with its share */
 	for (size_t i = 0; i < ring->len; i++) {
 		const struct osn_event *e = osn_ring_at(ring, i);
