@@ -110,6 +110,33 @@ struct osn_cause_work {
 
 static DEFINE_PER_CPU(struct osn_cause_work, osn_cause_cur_work);
 
+/*
+ * The last tasks woken onto this CPU, with their wakers: preempted before
+ * it sleeps again (by a thread of a higher priority, an interrupt's
+ * thread, the stopper), a task resumes the same wake-up, and that thread
+ * noise has the same cause.  Its count of voluntary switches tells: one
+ * more, and it has slept since (on any CPU), so its next run needs a
+ * wake-up of its own.  A task is only compared, with its pid (a recycled
+ * task_struct), until it is switched in again.  Only sched_switch on this
+ * CPU uses the table: no lock.  Slots: the woken task and the threads
+ * that preempt it, a few deep.
+ */
+#define OSN_WOKEN		4
+
+struct osn_cause_woken {
+	struct task_struct	*task;	/* NULL: free */
+	pid_t			pid;
+	unsigned long		nvcsw;
+	struct osn_origin	origin;
+};
+
+struct osn_cause_woken_table {
+	struct osn_cause_woken	slot[OSN_WOKEN];
+	unsigned int		next;	/* the slot to reuse */
+};
+
+static DEFINE_PER_CPU(struct osn_cause_woken_table, osn_cause_woken);
+
 void osn_cause_init(void)
 {
 	int cpu;
@@ -134,6 +161,8 @@ void osn_cause_reset(void)
 		       sizeof(struct osn_cause_ipi));
 		memset(per_cpu_ptr(&osn_cause_cur_work, cpu), 0,
 		       sizeof(struct osn_cause_work));
+		memset(per_cpu_ptr(&osn_cause_woken, cpu), 0,
+		       sizeof(struct osn_cause_woken_table));
 	}
 }
 
@@ -318,18 +347,44 @@ static bool osn_cause_emit(int kind, const void *key, unsigned long function,
 	return known;
 }
 
+static struct osn_cause_woken *osn_cause_woken_find(struct osn_cause_woken_table *t,
+						    struct task_struct *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < OSN_WOKEN; i++)
+		if (t->slot[i].task == p)
+			return &t->slot[i];
+	return NULL;
+}
+
 /*
  * sched_switch (osn_probes.c): @next, a noise thread, was just switched in
- * on this CPU and its thread noise started: who woke it, if anyone did.
+ * on this CPU and its thread noise started: who woke it, if anyone did
+ * (or, back from a preemption, who woke it before).
  */
 void osn_cause_thread_in(struct osn_cpu *oc, struct task_struct *next)
 {
 	struct osn_cause_work *cw = this_cpu_ptr(&osn_cause_cur_work);
+	struct osn_cause_woken_table *t = this_cpu_ptr(&osn_cause_woken);
+	struct osn_cause_woken *w = osn_cause_woken_find(t, next);
 	struct osn_origin o;
 
-	if (osn_origin_take(next, (unsigned long)next->pid, &o))
+	if (osn_origin_take(next, (unsigned long)next->pid, &o)) {
+		if (!w) {
+			w = &t->slot[t->next];
+			t->next = (t->next + 1) % OSN_WOKEN;
+		}
+		w->task = next;
+		w->pid = next->pid;
+		w->nvcsw = next->nvcsw;
+		w->origin = o;
 		trace_noise_cause(OSN_CAUSE_WAKEUP, OSN_CLASS_THREAD,
 				  oc->thread.arrival_ns, 0, &o);
+	} else if (w && w->pid == next->pid && w->nvcsw == next->nvcsw) {
+		trace_noise_cause(OSN_CAUSE_WAKEUP, OSN_CLASS_THREAD,
+				  oc->thread.arrival_ns, 0, &w->origin);
+	}
 	/*
 	 * A kworker back in the middle of a work item: that work again.  (An
 	 * unbound worker that left the CPU mid-item leaves a stale pointer:

@@ -244,7 +244,7 @@ inject_unload() {
 
 # inject_status [FIELD]: the status line, or one FIELD of it (state, ctx,
 # cpu, count, duration_us, interval_us, done, stolen_ns, max_ns, min_ns,
-# ctx_ok, wrong_cpu, lost, pid, comm, runs).
+# ctx_ok, wrong_cpu, lost, pid, comm, runs, prio).
 inject_status() {
 	if [ -z "$1" ]; then
 		cat "$INJ/status"

@@ -17,7 +17,8 @@
  *  softirq  a soft hrtimer (HRTIMER_MODE_REL_PINNED_SOFT) on the CPU: the
  *           callback runs in the HRTIMER softirq (vector 8, "HRTIMER"); on
  *           PREEMPT_RT softirqs run in a thread (ktimers/N or ksoftirqd/N).
- *  thread   a SCHED_FIFO kthread "osn_inject/<cpu>" bound to the CPU.
+ *  thread   a SCHED_FIFO kthread "osn_inject/<cpu>" bound to the CPU, at
+ *           prio=N (see below).
  *  ipi      a kthread on another CPU sends smp_call_function_single() to
  *           the CPU: the busy loop runs in hard IRQ context from the
  *           call_function_single vector.  (A target CPU idling with
@@ -38,13 +39,24 @@
  *           inj_timer_list_fn() busy-waits in the TIMER softirq (on
  *           PREEMPT_RT in the thread that runs it).
  *  wakeup   the sender wakes a SCHED_FIFO kthread "osn_inj_wake/<cpu>"
- *           bound to the CPU, which busy-waits, then sleeps again.
+ *           bound to the CPU (at prio=N), which busy-waits, then sleeps
+ *           again.
+ *  preempt  as wakeup, but the woken thread busy-waits with preemption
+ *           off: no thread of any priority runs on the CPU meanwhile
+ *           (interrupts do).
  *  resched  the sender sends a reschedule IPI to the CPU
  *           (smp_send_reschedule() in inj_send_resched(), called from
  *           inj_send_one(): the call site the kernel's ipi_send_cpu
  *           tracepoint reports).  Nothing busy-waits: the noise is the
  *           IPI's own handling, a few us; duration_us is not used, and
  *           done counts the IPIs sent.
+ *
+ * prio=N (thread, wakeup and preempt; 1-99): the kthread's SCHED_FIFO
+ * priority, e.g. above a timerlat thread's 95.  The default is
+ * sched_set_fifo()'s 50, which is all that a kernel without an exported
+ * sched_setattr_nocheck() can set (osn_sched_set_fifo()): there the
+ * status line's prio= stays 50, and chrt can raise it (the status line's
+ * pid is the kthread's from the start of a wakeup or preempt run).
  *
  * nest_us=N (softirq and thread only, N < duration_us / 2, at most 10 ms):
  * halfway through each injection, raise a hard IRQ on the CPU (a self-IPI
@@ -111,6 +123,7 @@ enum inj_ctx {
 	INJ_TIMER,
 	INJ_WAKEUP,
 	INJ_RESCHED,
+	INJ_PREEMPT,
 	INJ_NR_CTX,
 };
 
@@ -124,6 +137,7 @@ static const char * const inj_ctx_names[INJ_NR_CTX] = {
 	[INJ_TIMER]	= "timer",
 	[INJ_WAKEUP]	= "wakeup",
 	[INJ_RESCHED]	= "resched",
+	[INJ_PREEMPT]	= "preempt",
 };
 
 /* Whether a context is driven by a sender thread on another CPU. */
@@ -140,6 +154,8 @@ struct inj_run {
 	unsigned int	duration_us;
 	unsigned int	interval_us;
 	unsigned int	nest_us;	/* hard IRQ nested in each injection */
+	unsigned int	prio;		/* thread, wakeup, preempt: FIFO prio */
+	int		prio_set;	/* the priority really set */
 
 	/* Run state. */
 	bool		active;		/* started and not yet cleaned up */
@@ -219,6 +235,9 @@ static bool inj_in_ctx(enum inj_ctx ctx)
 		return !in_interrupt() && (current->flags & PF_WQ_WORKER);
 	case INJ_WAKEUP:
 		return !in_interrupt() && current == READ_ONCE(inj.sleeper);
+	case INJ_PREEMPT:
+		return !in_interrupt() && current == READ_ONCE(inj.sleeper) &&
+		       (!IS_ENABLED(CONFIG_PREEMPT_COUNT) || preempt_count());
 	default:
 		return false;
 	}
@@ -282,7 +301,7 @@ static bool inj_one(void)
 		WRITE_ONCE(inj.wrong_cpu, inj.wrong_cpu + 1);
 	if (inj.ctx == INJ_SOFTIRQ || inj.ctx == INJ_THREAD ||
 	    inj.ctx == INJ_WORK || inj.ctx == INJ_TIMER ||
-	    inj.ctx == INJ_WAKEUP) {
+	    inj.ctx == INJ_WAKEUP || inj.ctx == INJ_PREEMPT) {
 		WRITE_ONCE(inj.pid, current->pid);
 		memcpy(inj.comm, current->comm, sizeof(inj.comm));
 	}
@@ -334,10 +353,22 @@ static void inj_timer_list_fn(struct timer_list *tl)
 	inj_one();
 }
 
-/* wakeup: the thread on the CPU, woken by the sender for each injection. */
+/* The kthread's FIFO priority: prio=, else sched_set_fifo()'s. */
+static void inj_set_prio(void)
+{
+	int ret = osn_sched_set_fifo(current, inj.prio ? inj.prio
+						       : MAX_RT_PRIO / 2);
+
+	WRITE_ONCE(inj.prio_set, ret);
+}
+
+/*
+ * wakeup, preempt: the thread on the CPU, woken by the sender for each
+ * injection; preempt spins with preemption off.
+ */
 static int inj_sleeper_fn(void *unused)
 {
-	sched_set_fifo(current);
+	inj_set_prio();
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop())
@@ -347,8 +378,13 @@ static int inj_sleeper_fn(void *unused)
 			continue;
 		}
 		__set_current_state(TASK_RUNNING);
-		if (!READ_ONCE(inj.finished))
-			inj_one();
+		if (READ_ONCE(inj.finished))
+			continue;
+		if (inj.ctx == INJ_PREEMPT)
+			preempt_disable();
+		inj_one();
+		if (inj.ctx == INJ_PREEMPT)
+			preempt_enable();
 	}
 	__set_current_state(TASK_RUNNING);
 	return 0;
@@ -395,6 +431,7 @@ static noinline bool inj_send_one(void)
 		add_timer_on(&inj.tl, inj.cpu);
 		break;
 	case INJ_WAKEUP:
+	case INJ_PREEMPT:
 		WRITE_ONCE(inj.kick, true);
 		wake_up_process(inj.sleeper);
 		break;
@@ -467,7 +504,7 @@ static int inj_thread_fn(void *unused)
 	bool last = false;
 
 	if (inj.ctx == INJ_THREAD)
-		sched_set_fifo(current);
+		inj_set_prio();
 
 	while (!last && inj_sleep(gap)) {
 		if (inj.ctx == INJ_THREAD) {
@@ -543,7 +580,7 @@ static unsigned int inj_other_cpu(unsigned int cpu)
 /* Start a run.  inj_mutex held. */
 static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		     unsigned int duration_us, unsigned int interval_us,
-		     unsigned int nest_us)
+		     unsigned int nest_us, unsigned int prio)
 {
 	struct task_struct *task;
 	unsigned int tcpu;
@@ -570,6 +607,8 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 	inj.duration_us = duration_us;
 	inj.interval_us = interval_us;
 	inj.nest_us = nest_us;
+	inj.prio = prio;
+	inj.prio_set = 0;
 	inj.nested = 0;
 	inj.nest_ns = 0;
 	inj.stop = false;
@@ -605,6 +644,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		}
 		break;
 	case INJ_WAKEUP:
+	case INJ_PREEMPT:
 		task = kthread_create(inj_sleeper_fn, NULL, "osn_inj_wake/%u",
 				      cpu);
 		if (IS_ERR(task)) {
@@ -613,6 +653,9 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		}
 		kthread_bind(task, cpu);
 		WRITE_ONCE(inj.sleeper, task);
+		/* known before it runs: for chrt where prio= cannot be set */
+		inj.pid = task->pid;
+		memcpy(inj.comm, task->comm, sizeof(inj.comm));
 		inj.active = true;
 		wake_up_process(task);	/* it goes to sleep at once */
 		fallthrough;
@@ -677,7 +720,7 @@ static int inj_parse_uint(const char *s, unsigned int *val)
 static int inj_parse_and_start(char *buf)
 {
 	unsigned int cpu = UINT_MAX, count = 0, duration_us = 0;
-	unsigned int interval_us = 0, nest_us = 0;
+	unsigned int interval_us = 0, nest_us = 0, prio = 0;
 	int ctx = -1;
 	char *tok, *val;
 	int ret;
@@ -704,6 +747,8 @@ static int inj_parse_and_start(char *buf)
 			ret = inj_parse_uint(val, &interval_us);
 		} else if (!strcmp(tok, "nest_us")) {
 			ret = inj_parse_uint(val, &nest_us);
+		} else if (!strcmp(tok, "prio")) {
+			ret = inj_parse_uint(val, &prio);
 		} else {
 			return -EINVAL;
 		}
@@ -730,7 +775,14 @@ static int inj_parse_and_start(char *buf)
 			nest_us > INJ_MAX_NMI_US || nest_us >= duration_us / 2))
 		return -EINVAL;
 
-	return inj_start(ctx, cpu, count, duration_us, interval_us, nest_us);
+	/* A FIFO priority for the injector's own thread on the CPU. */
+	if (prio && (prio >= MAX_RT_PRIO ||
+		     (ctx != INJ_THREAD && ctx != INJ_WAKEUP &&
+		      ctx != INJ_PREEMPT)))
+		return -EINVAL;
+
+	return inj_start(ctx, cpu, count, duration_us, interval_us, nest_us,
+			 prio);
 }
 
 static ssize_t inj_write(struct file *file, const char __user *ubuf,
@@ -793,14 +845,15 @@ static ssize_t inj_status_read(struct file *file, char __user *ubuf,
 	mutex_lock(&inj_mutex);
 	running = inj.active && !READ_ONCE(inj.finished);
 	n = scnprintf(buf, sizeof(buf),
-		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u nest_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u nested=%u nest_ns=%llu pid=%d comm=%s runs=%lu src_cpu=%d src_pid=%d src_comm=%s short=%u short_ns=%llu\n",
+		      "state=%s ctx=%s cpu=%u count=%u duration_us=%u interval_us=%u nest_us=%u done=%u stolen_ns=%llu max_ns=%llu min_ns=%llu ctx_ok=%u wrong_cpu=%u lost=%u nested=%u nest_ns=%llu pid=%d comm=%s runs=%lu src_cpu=%d src_pid=%d src_comm=%s short=%u short_ns=%llu prio=%d\n",
 		      running ? "running" : "idle",
 		      inj.runs ? inj_ctx_names[inj.ctx] : "none",
 		      inj.cpu, inj.count, inj.duration_us, inj.interval_us,
 		      inj.nest_us, done, stolen, max, min, ctx_ok, wrong_cpu,
 		      lost, nested, nest_ns, pid, comm, inj.runs,
 		      inj_cross_cpu(inj.ctx) ? (int)inj.src_cpu : -1,
-		      READ_ONCE(inj.src_pid), src_comm, short_done, short_ns);
+		      READ_ONCE(inj.src_pid), src_comm, short_done, short_ns,
+		      READ_ONCE(inj.prio_set));
 	mutex_unlock(&inj_mutex);
 
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
@@ -844,4 +897,4 @@ module_exit(inj_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("osn developers");
-MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI, cross-CPU work, timer, wakeup, reschedule IPI)");
+MODULE_DESCRIPTION("osn test-only noise injector (hard irq, softirq, thread, IPI, NMI, cross-CPU work, timer, wakeup, reschedule IPI, preemption off)");

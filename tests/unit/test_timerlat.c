@@ -275,11 +275,24 @@ TEST(hist_layout)
 	free(b.text);
 }
 
+/* A cause of function @fn (0: none) from @comm:@pid on CPU @cpu. */
+static struct osn_event cause_fn(int cls, uint64_t start, int kind,
+				 uint64_t fn, const char *comm, int pid, int cpu)
+{
+	struct osn_event e = cause(cls, start, kind, comm, pid);
+
+	e.cause.function = fn;
+	e.cause.origin_cpu = cpu;
+	return e;
+}
+
 /*
  * CPU 1: activation 7's timer expires at 1000000 and its thread runs
- * 300 us late, behind a 250 us IRQ that began before the expiry, a
- * softirq and the thread that was running; activation 6 and noise
- * outside the window do not count.
+ * 300 us late.  The timer's interrupt began before the expiry and ran
+ * another hrtimer's callback (0xa1) for 250 us before timerlat's own
+ * (0xa2); then a softirq and a thread woken by waker:42 ran, and the
+ * thread woken by waker2:43 was running at the expiry.  Activation 6
+ * and noise outside the window do not count.
  */
 TEST(analysis)
 {
@@ -290,10 +303,16 @@ TEST(analysis)
 		tl(1, 900000, OSN_TLAT_CTX_IRQ, 2000, 6),
 		tl(1, 903000, OSN_TLAT_CTX_THREAD, 5000, 6),
 		noise(OSN_E_IRQ, 905000, 3000, 33, "virtio0"),	/* before */
+		cause_fn(OSN_CLASS_THREAD, 990000, OSN_CAUSE_WAKEUP, 0,
+			 "waker2", 43, 0),
 		noise(OSN_E_THREAD, 990000, 20000, 77, "hog"),	/* blocking */
-		noise(OSN_E_IRQ, 995000, 255000, 236, "local_timer"),
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa1,
+			 "unknown", -1, -1),
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa2,
+			 "unknown", -1, -1),
 		tl(1, 1250000, OSN_TLAT_CTX_IRQ, 250000, 7),
-		noise(OSN_E_SOFTIRQ, 1260000, 30000, 7, ""),
+		noise(OSN_E_IRQ, 995000, 260000, 236, "local_timer"),
+		noise(OSN_E_SOFTIRQ, 1260000, 25000, 7, ""),
 		cause(OSN_CLASS_THREAD, 1290000, OSN_CAUSE_WAKEUP, "waker", 42),
 		noise(OSN_E_THREAD, 1290000, 5000, 77, "hog"),
 		tl(1, 1300000, OSN_TLAT_CTX_THREAD, 300000, 7),
@@ -311,31 +330,140 @@ TEST(analysis)
 	CHECK_EQ(aa.irq_ns, 250000);
 	CHECK_EQ(aa.thread_ns, 300000);
 	CHECK_EQ(aa.expiry, 1000000);
+	/* held by the other callback: no delay, 5 us of timerlat's own */
+	CHECK(aa.have_timer_irq);
+	CHECK_EQ(aa.irq_delay, 0);
+	CHECK_EQ(aa.timer_irq_ns, 5000);
 	CHECK_EQ(aa.nparts, 4);
-	CHECK(aa.parts[0].blocking && aa.parts[0].ns == 10000);
-	CHECK_EQ(aa.parts[1].ns, 250000);	/* cut at the expiry */
-	CHECK_EQ(aa.parts[2].type, OSN_E_SOFTIRQ);
-	CHECK(!aa.parts[3].blocking && aa.parts[3].ns == 5000);
-	/* the woken thread's culprit; the blocking one had none */
-	CHECK(aa.parts[3].have_cause && !aa.parts[0].have_cause);
-	CHECK_STR(aa.parts[3].cause.origin_comm, "waker");
+	/* the interrupt up to the IRQ sample, with the other callback only */
+	CHECK_EQ(aa.parts[0].time, 250000);
+	CHECK_EQ(aa.parts[0].ncauses, 1);
+	CHECK_EQ(aa.parts[0].causes[0].c.function, 0xa1);
+	CHECK(aa.blocking[1] && aa.parts[1].time == 10000);
+	CHECK_EQ(aa.parts[2].cls, OSN_CLASS_SOFTIRQ);
+	CHECK(!aa.blocking[3] && aa.parts[3].time == 5000);
+	/* each thread with its own waker */
+	CHECK_STR(aa.parts[1].causes[0].c.origin_comm, "waker2");
+	CHECK_STR(aa.parts[3].causes[0].c.origin_comm, "waker");
 	/* -i alone: the IRQ latency decides, the same activation */
 	CHECK_EQ(osn_tlat_analyze(&r, 1, 100000, 0, &aa), 0);
 	CHECK_EQ(aa.seqnum, 7);
+	osn_strlcpy(aa.parts[0].causes[0].function_name, "inj_timer_fn",
+		    sizeof(aa.parts[0].causes[0].function_name));
 	osn_render_tlat_stop(h_open(&b), &aa);
 	h_close(&b);
-	CHECK_HAS(b.text, "## CPU 1 hit stop tracing, analyzing it ##");
-	CHECK_HAS(b.text, "IRQ interference:");
-	CHECK_HAS(b.text, "    local_timer:236                        250.00 us\n");
+	CHECK_HAS(b.text, "## CPU 1 hit stop tracing, analyzing it ##\n"
+			  "  IRQ handler delay:                         0.00 us (0.00 %)\n"
+			  "  IRQ latency:                             250.00 us\n"
+			  "  Timerlat IRQ duration:                     5.00 us (1.67 %)\n"
+			  "  Blocking thread:                          10.00 us (3.33 %)\n"
+			  "    hog:77                                  10.00 us\n"
+			  "      <- wakeup, woken by waker2:43 on CPU 0 (x1)\n");
+	CHECK_HAS(b.text, "  IRQ interference:                        250.00 us (83.33 %)\n"
+			  "    local_timer:236                        250.00 us\n"
+			  "      <- hrtimer inj_timer_fn, origin unknown (x1)\n");
 	CHECK_HAS(b.text, "Softirq interference:");
-	CHECK_HAS(b.text, "Blocking thread:");
-	CHECK_HAS(b.text, "    hog:77");
+	CHECK_HAS(b.text, "    SCHED:7 ");
 	CHECK_HAS(b.text, "  Thread latency:                          300.00 us (100.00 %)\n");
 	CHECK(!strstr(b.text, "virtio0"));
+	CHECK(!strstr(b.text, "0xa2"));
 	/* 300 us less the 295 us of noise */
 	CHECK_HAS(b.text, "  Not in any noise event:                    5.00 us (1.67 %)\n");
 	CHECK_HAS(b.text, "    hog:77                                   5.00 us\n"
-			  "      culprit: wakeup from waker:42\n");
+			  "      <- wakeup, woken by waker:42 on CPU 0 (x1)\n");
+	free(b.text);
+	osn_ring_free(&r);
+}
+
+/*
+ * The timer's interrupt began 40 us after the expiry, 10 us of which an
+ * NMI took: an IRQ handler delay of 30 us.  Its 5 us up to the IRQ
+ * sample are interference, then 1 us timerlat's own, then another
+ * callback (0xb1) ran its last 2 us: interference too.
+ */
+TEST(irq_delay)
+{
+	struct osn_ring r;
+	struct osn_tlat_aa aa;
+	struct h_buf b;
+	struct osn_event ev[] = {
+		noise(OSN_E_NMI, 2010000, 10000, 0, ""),
+		tl(1, 2045000, OSN_TLAT_CTX_IRQ, 45000, 9),
+		cause_fn(OSN_CLASS_IRQ, 2040000, OSN_CAUSE_HRTIMER, 0xb1,
+			 "unknown", -1, -1),
+		noise(OSN_E_IRQ, 2040000, 8000, 236, "local_timer"),
+		tl(1, 2050000, OSN_TLAT_CTX_THREAD, 50000, 9),
+	};
+
+	ev[2].ts = 2046000;	/* the other callback began then */
+	CHECK_EQ(osn_ring_init(&r, 16), 0);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		osn_ring_push(&r, &ev[i]);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 0, 50000, &aa), 0);
+	CHECK(aa.have_timer_irq);
+	CHECK_EQ(aa.irq_delay, 30000);
+	CHECK_EQ(aa.timer_irq_ns, 1000);
+	CHECK_EQ(aa.nparts, 2);
+	CHECK_EQ(aa.parts[0].time, 7000);
+	CHECK_EQ(aa.parts[0].ncauses, 1);
+	CHECK_EQ(aa.parts[0].causes[0].c.function, 0xb1);
+	CHECK_EQ(aa.parts[1].cls, OSN_CLASS_NMI);
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK_HAS(b.text, "  IRQ handler delay:                        30.00 us (60.00 %)\n");
+	CHECK_HAS(b.text, "  NMI interference:                         10.00 us (20.00 %)\n"
+			  "    nmi ");
+	/* the delay and the 2 us after the interrupt */
+	CHECK_HAS(b.text, "  Not in any noise event:                   32.00 us (64.00 %)\n");
+	free(b.text);
+	/* an IRQ stop: the interrupt's event never came, no delay shown */
+	osn_ring_free(&r);
+	CHECK_EQ(osn_ring_init(&r, 16), 0);
+	osn_ring_push(&r, &ev[0]);
+	osn_ring_push(&r, &ev[1]);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 40000, 0, &aa), 0);
+	CHECK(!aa.have_timer_irq && !aa.have_thread);
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK(!strstr(b.text, "IRQ handler delay"));
+	CHECK_HAS(b.text, "  IRQ latency:                              45.00 us (100.00 %)\n");
+	free(b.text);
+	osn_ring_free(&r);
+}
+
+/*
+ * An IRQ stop inside an interrupt that another callback (0xa1) held for
+ * 250 us past the expiry: the interrupt has no event yet, its causes
+ * name the callback; timerlat's own (0xa2) is not listed.
+ */
+TEST(irq_stop_held)
+{
+	struct osn_ring r;
+	struct osn_tlat_aa aa;
+	struct h_buf b;
+	struct osn_event ev[] = {
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa1,
+			 "unknown", -1, -1),
+		cause_fn(OSN_CLASS_IRQ, 995000, OSN_CAUSE_HRTIMER, 0xa2,
+			 "unknown", -1, -1),
+		tl(1, 1250000, OSN_TLAT_CTX_IRQ, 250000, 7),
+	};
+
+	CHECK_EQ(osn_ring_init(&r, 16), 0);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		osn_ring_push(&r, &ev[i]);
+	CHECK_EQ(osn_tlat_analyze(&r, 1, 100000, 0, &aa), 0);
+	CHECK(aa.have_timer_irq && !aa.have_thread);
+	CHECK_EQ(aa.irq_delay, 0);
+	CHECK_EQ(aa.nparts, 1);
+	CHECK_EQ(aa.parts[0].time, 250000);
+	CHECK_EQ(aa.parts[0].ncauses, 1);
+	CHECK_EQ(aa.parts[0].causes[0].c.function, 0xa1);
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK_HAS(b.text, "  IRQ interference:                        250.00 us (100.00 %)\n"
+			  "    (running at the stop)                  250.00 us\n"
+			  "      <- hrtimer 0xa1, origin unknown (x1)\n");
 	free(b.text);
 	osn_ring_free(&r);
 }
@@ -350,9 +478,15 @@ TEST(json)
 	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
 	struct osn_tlat_aa aa = {
 		.cpu = 1, .seqnum = 7, .have_thread = true, .thread_ns = 300000,
-		.nparts = 1,
-		.parts = { { .type = OSN_E_IRQ, .id = 236, .name = "local_timer",
-			     .ns = 250000 } },
+		.have_timer_irq = true, .irq_delay = 12000, .nparts = 1,
+		.parts = { { .cls = OSN_CLASS_IRQ, .id = 236,
+			     .name = "local_timer", .count = 1, .time = 250000,
+			     .ncauses = 1,
+			     .causes = { { .c = { .kind = OSN_CAUSE_HRTIMER,
+						  .origin_cpu = -1,
+						  .origin_pid = -1 },
+					   .count = 1,
+					   .function_name = "inj_timer_fn" } } } },
 	};
 	struct json_object *doc, *c, *x;
 	struct h_buf b;
@@ -373,6 +507,9 @@ TEST(json)
 	CHECK_HAS(b.text, "\"tool\": \"osn timerlat hist\"");
 	CHECK_HAS(b.text, "\"name\": \"local_timer\"");
 	CHECK_HAS(b.text, "\"irq_latency\": null");
+	CHECK_HAS(b.text, "\"irq_handler_delay\": 12.000");
+	CHECK_HAS(b.text, "\"function\": \"inj_timer_fn\"");
+	CHECK_HAS(b.text, "\"blocking\": false");
 	CHECK_HAS(b.text, "\"period_us\": 250,");
 	CHECK(!strstr(b.text, "\"user\""));
 	json_object_put(doc);
@@ -403,6 +540,8 @@ int main(int argc, char **argv)
 	RUN(top_layout);
 	RUN(hist_layout);
 	RUN(analysis);
+	RUN(irq_delay);
+	RUN(irq_stop_held);
 	RUN(json);
 	osn_params_free(&p);
 	return h_done(argv[0]);

@@ -164,7 +164,7 @@ copied=
 [ -x "$OSN_ROOT/tools/osn" ] && copy_bin "$OSN_ROOT/tools/osn" && copied="$copied osn"
 [ -x "$work/osn_tlb" ] && copy_bin "$work/osn_tlb" && copied="$copied osn_tlb"
 [ -x "$work/osn_tlu" ] && copy_bin "$work/osn_tlu" && copied="$copied osn_tlu"
-for b in jq rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
+for b in jq chrt rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
 	p=$(command -v "$b" 2>/dev/null) || continue
 	copy_bin "$p" && copied="$copied $b"
 done

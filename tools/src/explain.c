@@ -57,7 +57,7 @@ static bool same_cause(const struct osn_cause *a, const struct osn_cause *b)
 	       !strcmp(a->origin_comm, b->origin_comm);
 }
 
-static void part_add_cause(struct osn_part *p, const struct osn_cause *c)
+void osn_part_add_cause(struct osn_part *p, const struct osn_cause *c)
 {
 	for (size_t i = 0; i < p->ncauses; i++) {
 		if (same_cause(&p->causes[i].c, c)) {
@@ -90,8 +90,8 @@ static void part_add_cause(struct osn_part *p, const struct osn_cause *c)
  * TCG holds hundreds of nested IRQs, each with its own cause, between its
  * work item's cause and its own event.
  */
-static void add_causes(struct osn_part *p, const struct osn_ring *h,
-		       size_t lo, size_t i)
+void osn_part_add_causes(struct osn_part *p, const struct osn_ring *h,
+			 size_t lo, size_t i)
 {
 	const struct osn_event *e = osn_ring_at(h, i);
 	int cls = osn_event_class(e->type);
@@ -103,7 +103,26 @@ static void add_causes(struct osn_part *p, const struct osn_ring *h,
 
 		if (c->type == OSN_E_CAUSE && c->cause.cls == cls &&
 		    c->cause.start == e->noise.start)
-			part_add_cause(p, &c->cause);
+			osn_part_add_cause(p, &c->cause);
+	}
+}
+
+void osn_part_source(const struct osn_event *e, int *cls, char *name,
+		     int *id)
+{
+	*cls = osn_event_class(e->type);
+	*id = e->noise.id;
+	switch (e->type) {
+	case OSN_E_SOFTIRQ:
+		osn_strlcpy(name, osn_softirq_name(*id), OSN_NAME_LEN);
+		break;
+	case OSN_E_NMI:
+		osn_strlcpy(name, "nmi", OSN_NAME_LEN);
+		*id = -1;
+		break;
+	default:
+		osn_strlcpy(name, e->noise.name, OSN_NAME_LEN);
+		break;
 	}
 }
 
@@ -111,22 +130,10 @@ static void add_causes(struct osn_part *p, const struct osn_ring *h,
 static struct osn_part *add_part(struct osn_explanation *x,
 				 const struct osn_event *e)
 {
-	int cls = osn_event_class(e->type);
 	char name[OSN_NAME_LEN];
-	int id = e->noise.id;
+	int cls, id;
 
-	switch (e->type) {
-	case OSN_E_SOFTIRQ:
-		osn_strlcpy(name, osn_softirq_name(id), sizeof(name));
-		break;
-	case OSN_E_NMI:
-		osn_strlcpy(name, "nmi", sizeof(name));
-		id = -1;
-		break;
-	default:
-		osn_strlcpy(name, e->noise.name, sizeof(name));
-		break;
-	}
+	osn_part_source(e, &cls, name, &id);
 	x->explained += e->noise.duration;
 	for (size_t i = 0; i < x->nparts; i++) {
 		struct osn_part *p = &x->parts[i];
@@ -176,7 +183,7 @@ static void explain_sample(const struct osn_ring *h, size_t ti, size_t limit,
 		const struct osn_event *e = osn_ring_at(h, i);
 
 		if (is_noise(e) && in_window(e, t))
-			add_causes(add_part(x, e), h, lo, i);
+			osn_part_add_causes(add_part(x, e), h, lo, i);
 	}
 	/* forwards, in case an event was emitted after the sample */
 	for (size_t i = ti + 1; i <= limit && i < h->len; i++) {
@@ -188,7 +195,7 @@ static void explain_sample(const struct osn_ring *h, size_t ti, size_t limit,
 		    e->type != OSN_E_THREAD && e->type != OSN_E_NMI)
 			break;
 		if (in_window(e, t))
-			add_causes(add_part(x, e), h, lo, i);
+			osn_part_add_causes(add_part(x, e), h, lo, i);
 	}
 	mine = x->explained - before;
 	x->nsamples++;

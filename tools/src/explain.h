@@ -59,6 +59,18 @@ struct osn_part {
 	const struct osn_audit_finding *finding;
 };
 
+/* The part noise event @e belongs to: its class, name and id. */
+void osn_part_source(const struct osn_event *e, int *cls, char *name,
+		     int *id);
+/* Count cause @c in @p's table (a new one past the table: other_causes). */
+void osn_part_add_cause(struct osn_part *p, const struct osn_cause *c);
+/*
+ * Add to @p the causes of the noise event at index @i of @h: the
+ * osn:noise_cause events of its class and start at indexes [@lo, @i).
+ */
+void osn_part_add_causes(struct osn_part *p, const struct osn_ring *h,
+			 size_t lo, size_t i);
+
 struct osn_explanation {
 	bool have_stop;			/* an osn:stop event was found */
 	int cpu;

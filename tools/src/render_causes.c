@@ -8,7 +8,7 @@
 #include "osn/osn_abi.h"
 #include "render_int.h"
 
-static void part_source(char *buf, size_t len, const struct osn_part *p)
+void osn_part_source_str(char *buf, size_t len, const struct osn_part *p)
 {
 	if (p->cls == OSN_CLASS_NMI || p->id < 0)
 		snprintf(buf, len, "%s", p->name);
@@ -229,7 +229,7 @@ static const char *cause_verb(int kind)
  * "work vmstat_update, queued by stress-ng:4711 on CPU 0 (x3)" under its
  * part: what ran in the noise and who sent it (osn:noise_cause).
  */
-static void render_causes(FILE *f, const struct osn_part *p)
+void osn_render_part_causes(FILE *f, const struct osn_part *p)
 {
 	char fn[80], who[64];
 
@@ -316,11 +316,11 @@ void osn_render_stop(FILE *f, const struct osn_explanation *x)
 	for (size_t i = 0; i < x->nparts; i++) {
 		const struct osn_part *p = &x->parts[i];
 
-		part_source(src, sizeof(src), p);
+		osn_part_source_str(src, sizeof(src), p);
 		osn_format_us3(p->time, v, sizeof(v));
 		fprintf(f, "    %-8s %-28s %7llu %14s\n", osn_class_names[p->cls],
 			src, (unsigned long long)p->count, v);
-		render_causes(f, p);
+		osn_render_part_causes(f, p);
 		if (p->finding)
 			fprintf(f, "      => %s: %s (osn audit %s)\n",
 				p->finding->check, p->finding->fix,
@@ -346,7 +346,7 @@ void osn_render_stop(FILE *f, const struct osn_explanation *x)
 }
 
 /* A part's "causes": [{kind, function, function_addr, origin_*, count}] */
-static void json_causes(struct osn_json *j, const struct osn_part *p)
+void osn_json_part_causes(struct osn_json *j, const struct osn_part *p)
 {
 	char fn[80];
 
@@ -401,7 +401,7 @@ void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x)
 	for (size_t i = 0; i < x->nparts; i++) {
 		const struct osn_part *p = &x->parts[i];
 
-		part_source(src, sizeof(src), p);
+		osn_part_source_str(src, sizeof(src), p);
 		osn_json_obj_begin(j);
 		osn_json_kstr(j, "class", osn_class_names[p->cls]);
 		osn_json_kstr(j, "name", p->name);
@@ -410,7 +410,7 @@ void osn_json_explanation(struct osn_json *j, const struct osn_explanation *x)
 		osn_json_kstr(j, "source", src);
 		osn_json_ku64(j, "count", p->count);
 		osn_json_kus(j, "time", p->time);
-		json_causes(j, p);
+		osn_json_part_causes(j, p);
 		if (p->finding) {
 			osn_json_key(j, "finding");
 			osn_json_obj_begin(j);

@@ -52,6 +52,12 @@ void osn_json_buckets(struct osn_json *j, const struct osn_hist *h,
 
 /* ---- render_causes.c ---------------------------------------------------------- */
 
+/* A part's source: "name:id", or "name" (an NMI, no id). */
+void osn_part_source_str(char *buf, size_t len, const struct osn_part *p);
+/* Under a part, one "<- kind function, verb origin (xN)" line a cause. */
+void osn_render_part_causes(FILE *f, const struct osn_part *p);
+/* A part's "causes" and "other_causes". */
+void osn_json_part_causes(struct osn_json *j, const struct osn_part *p);
 /* "causes": the culprits of each measured CPU. */
 void osn_json_culprits(struct osn_json *j, const struct osn_report_info *info);
 

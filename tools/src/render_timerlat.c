@@ -254,16 +254,24 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 		aa->have_irq ? osn_json_us(&j, aa->irq_ns) : osn_json_null(&j);
 		osn_json_key(&j, "thread_latency");
 		aa->have_thread ? osn_json_us(&j, aa->thread_ns) : osn_json_null(&j);
+		osn_json_key(&j, "irq_handler_delay");
+		aa->have_timer_irq ? osn_json_us(&j, aa->irq_delay) : osn_json_null(&j);
+		osn_json_key(&j, "timerlat_irq");
+		aa->have_timer_irq ? osn_json_us(&j, aa->timer_irq_ns) : osn_json_null(&j);
 		osn_json_key(&j, "interference");
 		osn_json_arr_begin(&j);
 		for (size_t i = 0; i < aa->nparts; i++) {
+			const struct osn_part *p = &aa->parts[i];
+
 			osn_json_obj_begin(&j);
-			osn_json_kstr(&j, "class",
-				      osn_class_names[osn_event_class(aa->parts[i].type)]);
-			osn_json_kstr(&j, "name", aa->parts[i].name);
+			osn_json_kstr(&j, "class", osn_class_names[p->cls]);
+			osn_json_kstr(&j, "name", p->name);
 			osn_json_key(&j, "id");
-			osn_json_i64(&j, aa->parts[i].id);
-			osn_json_kus(&j, "time", aa->parts[i].ns);
+			osn_json_i64(&j, p->id);
+			osn_json_kbool(&j, "blocking", aa->blocking[i]);
+			osn_json_ku64(&j, "count", p->count);
+			osn_json_kus(&j, "time", p->time);
+			osn_json_part_causes(&j, p);
 			osn_json_obj_end(&j);
 		}
 		osn_json_arr_end(&j);
@@ -287,39 +295,27 @@ static void us2(FILE *f, const char *label, uint64_t ns, uint64_t total)
 }
 
 /* The parts of one class under their rtla heading, if any. */
-static void aa_class(FILE *f, const struct osn_tlat_aa *aa,
-		     enum osn_ev_type type, bool blocking, const char *title,
-		     uint64_t total)
+static void aa_class(FILE *f, const struct osn_tlat_aa *aa, int cls,
+		     bool blocking, const char *title, uint64_t total)
 {
 	uint64_t sum = 0;
 	char label[64];
 
 	for (size_t i = 0; i < aa->nparts; i++)
-		if (aa->parts[i].type == type &&
-		    aa->parts[i].blocking == blocking)
-			sum += aa->parts[i].ns;
+		if (aa->parts[i].cls == cls && aa->blocking[i] == blocking)
+			sum += aa->parts[i].time;
 	if (!sum)
 		return;
 	us2(f, title, sum, total);
 	for (size_t i = 0; i < aa->nparts; i++) {
-		const struct osn_tlat_part *p = &aa->parts[i];
+		const struct osn_part *p = &aa->parts[i];
 
-		if (p->type != type || p->blocking != blocking)
+		if (p->cls != cls || aa->blocking[i] != blocking)
 			continue;
-		if (type == OSN_E_NMI)
-			snprintf(label, sizeof(label), "  nmi");
-		else if (type == OSN_E_SOFTIRQ)
-			snprintf(label, sizeof(label), "  %s:%d",
-				 osn_softirq_name(p->id), p->id);
-		else
-			snprintf(label, sizeof(label), "  %s:%d",
-				 p->name[0] ? p->name : "?", p->id);
-		us2(f, label, p->ns, 0);
-		if (p->have_cause)
-			fprintf(f, "      culprit: %s from %s:%d\n",
-				p->cause.kind >= 0 && p->cause.kind < OSN_CAUSE_NR ?
-				osn_cause_kind_names[p->cause.kind] : "?",
-				p->cause.origin_comm, p->cause.origin_pid);
+		label[0] = label[1] = ' ';
+		osn_part_source_str(label + 2, sizeof(label) - 2, p);
+		us2(f, label, p->time, 0);
+		osn_render_part_causes(f, p);
 	}
 }
 
@@ -334,20 +330,28 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 	}
 	total = aa->have_thread ? aa->thread_ns : aa->irq_ns;
 	fprintf(f, "## CPU %d hit stop tracing, analyzing it ##\n", aa->cpu);
+	if (aa->have_timer_irq)
+		us2(f, "IRQ handler delay:", aa->irq_delay, total);
 	if (aa->have_irq)
 		us2(f, "IRQ latency:", aa->irq_ns, 0);
-	aa_class(f, aa, OSN_E_THREAD, true, "Blocking thread:", total);
-	aa_class(f, aa, OSN_E_NMI, false, "NMI interference:", total);
-	aa_class(f, aa, OSN_E_IRQ, false, "IRQ interference:", total);
-	aa_class(f, aa, OSN_E_SOFTIRQ, false, "Softirq interference:", total);
-	aa_class(f, aa, OSN_E_THREAD, false, "Thread interference:", total);
+	if (aa->have_timer_irq && aa->have_thread)
+		us2(f, "Timerlat IRQ duration:", aa->timer_irq_ns, total);
+	aa_class(f, aa, OSN_CLASS_THREAD, true, "Blocking thread:", total);
+	aa_class(f, aa, OSN_CLASS_NMI, false, "NMI interference:", total);
+	aa_class(f, aa, OSN_CLASS_IRQ, false, "IRQ interference:", total);
+	aa_class(f, aa, OSN_CLASS_SOFTIRQ, false, "Softirq interference:", total);
+	aa_class(f, aa, OSN_CLASS_THREAD, false, "Thread interference:", total);
 	/*
 	 * An IRQ stop turns tracing off in the timer's handler: a handler
 	 * it waited behind in the same interrupt ends after the stop.
 	 */
 	for (size_t i = 0; i < aa->nparts; i++)
-		sum += aa->parts[i].ns;
-	/* what no noise event covers: hardware, a hypervisor, an emulator */
+		sum += aa->parts[i].time;
+	sum += aa->timer_irq_ns;
+	/*
+	 * What no noise event covers (the IRQ handler delay included):
+	 * interrupts off, hardware, a hypervisor, an emulator.
+	 */
 	if (aa->have_thread && total > sum)
 		us2(f, "Not in any noise event:", total - sum, total);
 	if (!aa->nparts)

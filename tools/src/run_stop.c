@@ -301,6 +301,13 @@ int osn_run_stop_hit(struct osn_tool *t, bool last)
 
 	if (!osn_run_save_on_threshold(t))
 		return 0;
+	if (t->ops->hit_analyse && t->ops->hit_print) {
+		t->ops->hit_analyse(t);
+		ret = rearm_stop(t, st, !last);
+		t->ops->hit_print(t);
+		fflush(t->out.text);
+		return ret ? -1 : 1;
+	}
 	explain_cpus(t, st);
 	mark_stop(t, st);
 	/*

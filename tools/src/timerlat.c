@@ -133,22 +133,20 @@ static void hist_table(struct osn_tool *t)
  * The CPU that hit the stop: osn:stop's, else the latest activation
  * over a limit among the measured CPUs.
  */
-static int tlat_finish(struct osn_tool *t)
+static void tlat_analyse(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 	uint64_t irq = t->p->stop_us * 1000, thr = t->p->stop_total_us * 1000;
 	struct osn_stop *st = t->stop;
 	struct osn_tlat_aa aa;
 
-	/* collection is over: nothing more to measure */
-	osn_tlat_user_stop(tl->user);
-	tl->user = NULL;
+	tl->have_aa = false;
 	if (!st || !t->stopped || !st->rings)
-		return 0;
+		return;
 	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
 		tl->have_aa = !osn_tlat_analyze(&st->rings[st->ev.cpu],
 						st->ev.cpu, irq, thr, &tl->aa);
-		return 0;
+		return;
 	}
 	for (size_t i = 0; i < t->ncpus; i++)
 		if (!osn_tlat_analyze(&st->rings[t->cpus[i]], t->cpus[i], irq,
@@ -157,6 +155,19 @@ static int tlat_finish(struct osn_tool *t)
 			tl->aa = aa;
 			tl->have_aa = true;
 		}
+}
+
+/* The analysis with its causes' functions named. */
+static int tlat_finish(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	/* collection is over: nothing more to measure */
+	osn_tlat_user_stop(tl->user);
+	tl->user = NULL;
+	tlat_analyse(t);
+	if (tl->have_aa)
+		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
 	return 0;
 }
 
@@ -165,6 +176,16 @@ static void tlat_stop(struct osn_tool *t)
 	struct tlat *tl = t->priv;
 
 	osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
+}
+
+/* --on-threshold continue: each hit's analysis as it comes. */
+static void tlat_hit_print(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	if (tl->have_aa)
+		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
+	tlat_stop(t);
 }
 
 static void tlat_json(FILE *f, struct osn_tool *t,
@@ -244,6 +265,8 @@ static void tlat_destroy(struct osn_tool *t)
 	.start = tlat_start,				\
 	.on_event = tlat_on_event,			\
 	.finish = tlat_finish,				\
+	.hit_analyse = tlat_analyse,			\
+	.hit_print = tlat_hit_print,			\
 	.destroy = tlat_destroy
 
 const struct osn_tool_ops osn_tlat_top_ops = {

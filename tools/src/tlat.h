@@ -45,39 +45,48 @@ struct osn_tlat_view {
 void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
 		  uint64_t bucket_us, unsigned entries);
 
-/* One interference in an analysed activation. */
-struct osn_tlat_part {
-	enum osn_ev_type type;		/* OSN_E_IRQ, _SOFTIRQ, _THREAD, _NMI */
-	int id;				/* vector, pid */
-	char name[OSN_NAME_LEN];	/* irq desc, comm */
-	uint64_t ns;			/* its time inside the window */
-	/* a thread already running at the expiry: rtla's blocking thread */
-	bool blocking;
-	/* its first noise's culprit (osn:noise_cause), if one was read */
-	bool have_cause;
-	struct osn_cause cause;
-};
-
 #define OSN_TLAT_MAX_PARTS	32
 
-/* The activation that hit a stop, and what ran between expiry and thread. */
+/*
+ * The activation that hit a stop, and what ran between the timer's
+ * expiry and its thread (the window).
+ *
+ * The timer's own interrupt is the IRQ noise the IRQ sample ran in.  What
+ * came before its handler began is the IRQ handler delay: its start less
+ * the expiry, less the noise that ran in between (what is left: interrupts
+ * off, hardware, an emulator).  A handler that began before the expiry
+ * was held by other callbacks of the same interrupt (another hrtimer's):
+ * its time up to the IRQ sample is interference, its time after it
+ * timerlat's own (rtla's "Timerlat IRQ duration").
+ */
 struct osn_tlat_aa {
 	int cpu;
 	unsigned seqnum;
 	bool have_irq, have_thread;
 	uint64_t irq_ns, thread_ns;	/* latencies */
 	uint64_t expiry;		/* trace clock */
+	bool have_timer_irq;		/* its noise event was read */
+	uint64_t irq_delay;		/* before its handler began, ns */
+	uint64_t timer_irq_ns;		/* timerlat's own part of it, ns */
+	/*
+	 * Each interference: .time is its interference-free time inside the
+	 * window, .count its noise events, .causes what ran in them and who
+	 * sent it (osn:noise_cause).
+	 */
 	size_t nparts;
-	struct osn_tlat_part parts[OSN_TLAT_MAX_PARTS];
+	struct osn_part parts[OSN_TLAT_MAX_PARTS];
+	/* a thread already running at the expiry: rtla's blocking thread */
+	bool blocking[OSN_TLAT_MAX_PARTS];
 };
 
 /*
  * The last activation of @ring's CPU with an IRQ latency >= @irq_ns or a
- * thread latency >= @thread_ns (0: that stop is off): its samples, and
- * the irq/softirq/thread/nmi noise that overlapped [expiry, the thread's
- * sample] (or [expiry, the IRQ sample] when the thread never ran), each
- * noise's interference-free duration cut to that window.  -1 when the
- * ring holds no such activation.
+ * thread latency >= @thread_ns (0: that stop is off): its samples, the
+ * timer interrupt's delay, and the irq/softirq/thread/nmi noise that
+ * overlapped [expiry, the thread's sample] (or [expiry, the IRQ sample]
+ * when the thread never ran), each noise's interference-free duration
+ * cut to that window, with its causes.  -1 when the ring holds no such
+ * activation.
  */
 int osn_tlat_analyze(const struct osn_ring *ring, int cpu, uint64_t irq_ns,
 		     uint64_t thread_ns, struct osn_tlat_aa *aa);

@@ -76,6 +76,14 @@ struct osn_tool_ops {
 	void (*tick)(struct osn_tool *t);
 	/* Collection is over; tracefs is still set up (hist: read it). */
 	int (*finish)(struct osn_tool *t);
+	/*
+	 * A stop condition hit, with --on-threshold continue: analyse it
+	 * from the stop's per-CPU histories (before the stop is re-armed),
+	 * then print it (after: naming functions is slow).  Without them,
+	 * osn's noise explanation (run_stop.c).
+	 */
+	void (*hit_analyse)(struct osn_tool *t);
+	void (*hit_print)(struct osn_tool *t);
 	/* Final output (text and/or JSON). */
 	int (*report)(struct osn_tool *t);
 	/* Free t->priv, whatever point the run reached. */

@@ -221,19 +221,25 @@ static void name_function(struct osn_decoder *d, uint64_t addr, char *buf,
 		osn_strlcpy(buf, y->name, len);
 }
 
-void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x)
+void osn_decoder_name_parts(struct osn_decoder *d, struct osn_part *parts,
+			    size_t n)
 {
-	for (size_t i = 0; i < x->nparts; i++)
-		for (size_t k = 0; k < x->parts[i].ncauses; k++)
-			want_function(d, x->parts[i].causes[k].c.function);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < parts[i].ncauses; k++)
+			want_function(d, parts[i].causes[k].c.function);
 	lookup_syms(d);
-	for (size_t i = 0; i < x->nparts; i++)
-		for (size_t k = 0; k < x->parts[i].ncauses; k++) {
-			struct osn_part_cause *pc = &x->parts[i].causes[k];
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < parts[i].ncauses; k++) {
+			struct osn_part_cause *pc = &parts[i].causes[k];
 
 			name_function(d, pc->c.function, pc->function_name,
 				      sizeof(pc->function_name));
 		}
+}
+
+void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x)
+{
+	osn_decoder_name_parts(d, x->parts, x->nparts);
 }
 
 void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs)

@@ -30,8 +30,12 @@ const char *osn_knob_dir(void);
  * uses (osn_decoder_bind()); osn_decoder_free() undoes it.
  */
 int osn_decoder_init(struct osn_decoder *d);
+struct osn_part;
+/* Name the functions of the causes of @n @parts (kernel symbols; as root only). */
+void osn_decoder_name_parts(struct osn_decoder *d, struct osn_part *parts,
+			    size_t n);
 struct osn_explanation;
-/* Name the functions of @x's causes (kernel symbols; as root only). */
+/* The same for @x's parts. */
 void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x);
 struct osn_causes;
 void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs);

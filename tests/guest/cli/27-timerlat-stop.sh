@@ -81,9 +81,8 @@ assert_eq "$(cat "$OSN_PARAMS/mode")" osnoise "mode after"
 assert_eq "$(cat "$OSN_PARAMS/stop_tracing_total_us")" 0 "thread stop after"
 
 # -a: the IRQ or the thread latency stops it, whichever the stall
-# delayed past the limit (the IRQ's own local_timer noise ends after an
-# IRQ stop: no culprit then); the stop's latency is at least the limit,
-# the trace is saved with the samples
+# delayed past the limit; the stop's latency is at least the limit, the
+# trace is saved with the samples
 stall -t "$CLI_OUT/a.txt" -a $T_US
 lat=$(sed -n 's/^ *\(IRQ\|Thread\) latency: *\([0-9]*\)\..*(100.00 %)$/\2/p' "$t")
 assert_ge "${lat:-0}" $T_US "the stop's latency (us)"

@@ -1,6 +1,5 @@
 #!/bin/sh
 # timeout: 90
-# matrix: every
 # /dev/osn_timerlat's rules, upstream's timerlat_fd's: the open fails
 # with EINVAL while the kernel threads measure (OSNOISE_WORKLOAD), EPERM
 # from a thread not pinned to its CPU, EBUSY while another holds the CPU;

@@ -1,6 +1,5 @@
 #!/bin/sh
 # timeout: 90
-# matrix: every
 # User-space mode and CPU hotplug: CPU 1 going offline ends the thread
 # blocked in its read of /dev/osn_timerlat: SIGKILLed, or, if its timer
 # woke it after the scheduler had moved it off CPU 1 (the CPU inactive,

@@ -115,3 +115,163 @@ tl_user_holds() {
 	wait_for 10 sh -c "ls -l /proc/$1/fd 2>/dev/null | grep -q osn_timerlat" ||
 		fail "reader $1 never opened /dev/osn_timerlat: $(cat "$2")"
 }
+
+# ---- the stop analysis against injected culprits ----
+# (timerlat/80-culprit-irq.sh; cli/21-23-timerlat-culprit-*.sh, sharded:
+# the analysis is the CLI's, and engine/27 checks the causes beneath it
+# on every kernel)
+TLC_STALL_US=350000	# each stall: far over TCG's own gaps of 100-140 ms
+TLC_T_US=250000		# osn timerlat -T: under the stall less a period
+TLC_PERIOD_US=10000
+TLC_COUNT=4
+
+# tl_threads_run: some timerlat thread runs.
+tl_threads_run() {
+	[ -n "$(tl_threads)" ]
+}
+
+# tl_culprit_blocks OUT SECTION PART CAUSE: per analysis ("## CPU 1 hit
+# stop tracing") in OUT, one line "LAT GAP NAMED SEEN": its thread
+# latency and the time no noise event covers, in whole us; NAMED 1 when
+# the part PART (or, for a PART ending in ":", any of that name), under
+# a heading that matches the ERE SECTION, has a cause line beginning
+# with CAUSE, and every other part PART has that line too (a thread
+# preempted and resumed keeps its waker); SEEN 1 when the injection is
+# anywhere in it: the part PART (when exact), or a cause line beginning
+# with CAUSE.
+tl_culprit_blocks() {
+	awk -v sec="^($2)\$" -v part="$3" -v cause="$4" '
+	function endpart() { if (p == part && !pc) miss = 1; p = "" }
+	function flush() { endpart(); if (inb) print int(lat), int(gap), named && !miss, seen + 0 }
+	/^## CPU 1 hit stop tracing/ { flush(); inb = 1; lat = gap = named = seen = miss = 0; s = ""; next }
+	/^## CPU / { flush(); inb = 0; next }
+	!inb { next }
+	/^  [A-Z][A-Za-z ]*:/ { endpart(); s = $0; sub(/^  /, "", s); sub(/:.*/, "", s) }
+	/^---/ { endpart() }
+	/^  Thread latency:/ { lat = $3 }
+	/^  Not in any noise event:/ { gap = $6 }
+	/^    [^ ]/ { endpart(); p = $1; pc = 0; if (p == part) seen = 1 }
+	/^      <- / { c = $0; sub(/^      /, "", c)
+		if (index(c, cause) == 1) seen = 1
+		if (p == part && index(c, cause) == 1) pc = 1
+		if (s ~ sec && (p == part || (part ~ /:$/ && index(p, part) == 1)) &&
+		    index(c, cause) == 1) named = 1 }
+	END { flush() }' "$1"
+}
+
+# tl_culprit_nstops OUT: how many analyses OUT holds.
+tl_culprit_nstops() {
+	grep -c '^## CPU 1 hit stop tracing' "$1"
+}
+
+# tl_culprit_printed OUT N: OUT holds more than N analyses.
+tl_culprit_printed() {
+	[ "$(tl_culprit_nstops "$1")" -gt "$2" ]
+}
+
+# tl_culprit_since OUT N: OUT from its (N+1)th analysis on.
+tl_culprit_since() {
+	awk -v n="$2" '/^## CPU / { k++ } k > n' "$1"
+}
+
+# tl_culprit_stall CTX INJ_OPTS SECTION PART CAUSE: one injected stall of
+# CTX (INJ_OPTS: more injector options) on CPU 1, then the analyses it
+# brought judged by tl_culprit_blocks: counted into _named and _foreign;
+# PART and CAUSE may name @PID@, @SRC@ (the injector's thread and its
+# sender, comm:pid) and @SRC_CPU@.
+tl_culprit_stall() {
+	_before=$(tl_culprit_nstops "$_out")
+	echo "ctx=$1 cpu=1 count=1 duration_us=$TLC_STALL_US interval_us=$((TLC_STALL_US * 3)) $2" \
+		>"$INJ/inject" || fail "inject ctx=$1 $2 rejected"
+	# a kernel that cannot set a kthread's priority (5.10): chrt it
+	case "$2" in *prio=*)
+		_want=${2##*prio=}
+		_want=${_want%% *}
+		[ "$(inject_status prio)" = "$_want" ] ||
+			chrt -f -p "$_want" "$(inject_status pid)" ||
+			fail "chrt -f -p $_want of the injector's thread";;
+	esac
+	inject_wait 30
+	info "$(inject_status)"
+	assert_eq "$(inject_status ctx_ok)" 1 "the stall in the expected context"
+	# its analysis is printed once its functions are named (seconds)
+	if [ "$TLC_DELAYS" = 0 ]; then
+		sleep 1
+	else
+		wait_for 30 tl_culprit_printed "$_out" "$_before"
+	fi
+	_part=$(echo "$4" | sed "s|@PID@|$(inject_status comm):$(inject_status pid)|")
+	_cause=$(echo "$5" | sed "s|@SRC@|$(inject_status src_comm):$(inject_status src_pid)|; s|@SRC_CPU@|$(inject_status src_cpu)|")
+	tl_culprit_since "$_out" "$_before" >/tmp/tl_stall
+	tl_culprit_blocks /tmp/tl_stall "$3" "$_part" "$_cause" >/tmp/tl_blocks
+	while read -r _lat _gap _ok _seen; do
+		_hits=$((_hits + 1))
+		if [ "$_ok" = 1 ]; then
+			_named=$((_named + 1))
+			# the activation that overlaps a stall waits for all of it
+			assert_ge "$_lat" $((TLC_STALL_US - TLC_PERIOD_US)) \
+				"thread latency of a stop naming the culprit (us)"
+		elif [ "$_seen" = 1 ]; then
+			cat /tmp/tl_stall
+			fail "stop $_hits has the injection ($3 / $_part / $_cause) but not as the culprit"
+		else
+			_foreign=$((_foreign + 1))
+		fi
+	done </tmp/tl_blocks
+}
+
+# tl_culprit_attempt CTX INJ_OPTS SECTION PART CAUSE: osn timerlat top
+# -T with --on-threshold continue on CPU 1, under TLC_COUNT stalls
+# (tl_culprit_stall), each injected once osn printed the last one's
+# analysis, so that each finds the stop re-armed.  Each stop whose
+# analysis has the injection (SEEN) must name it as the culprit (NAMED),
+# with a thread latency of at least the stall less a period, and >= 95 %
+# of the stalls must be named.  Returns 0 then (with TLC_DELAYS=0, the
+# stalls cannot delay timerlat's thread: when none is named); 2 when
+# fewer were named but a stop the injection had no part in came (the
+# emulator's gap, alone or inside a thread's run: osn handles it while
+# a stall goes by), to retry; fails otherwise.
+tl_culprit_attempt() {
+	_out=$CLI_OUT/culprit.txt
+	cli_start "$_out" timerlat -c 1 -p $TLC_PERIOD_US -T $TLC_T_US \
+		--on-threshold continue -q -d 120
+	wait_for 30 tl_threads_run || { cat "$_out"; fail "no timerlat thread"; }
+	sleep 1
+	_named=0 _foreign=0 _hits=0
+	for _k in $(seq $TLC_COUNT); do
+		tl_culprit_stall "$@"
+	done
+	kill -INT "$CLI_PID"
+	cli_wait_end
+	cat "$_out"
+	# 0: each hit continued; 2: a hit (the emulator's, say) came with
+	# the SIGINT, before osn could continue it
+	case $RC in 0|2) ;; *) fail "exit status $RC";; esac
+	info "$_hits stops: $_named name the culprit, $_foreign without the injection; $TLC_COUNT stalls"
+	if [ "$TLC_DELAYS" = 0 ]; then
+		assert_eq "$_named" 0 "stops naming a stall that cannot delay timerlat"
+		return 0
+	fi
+	[ $((_named * 100)) -ge $((TLC_COUNT * 95)) ] && return 0
+	[ $_foreign -gt 0 ] && return 2
+	fail "$_named stops of $TLC_COUNT stalls name the culprit"
+}
+
+# tl_culprit_test CTX INJ_OPTS SECTION PART CAUSE: tl_culprit_attempt,
+# retried (twice at most) only after a stop the injection had no part
+# in; the test itself on CPU 0.
+tl_culprit_test() {
+	require_cpus 2
+	[ -d "$TFS/events/irq_vectors/local_timer_entry" ] ||
+		skip "no irq_vectors:local_timer tracepoint"
+	command -v taskset >/dev/null 2>&1 && taskset -p -c 0 $$ >/dev/null 2>&1
+	inject_load
+	cli_setup
+	for _try in 1 2 3; do
+		tl_culprit_attempt "$@"
+		[ $? = 0 ] && return 0
+		[ $_try = 3 ] && break
+		retry_marker "attempt $_try: a stop the injection had no part in hid a stall"
+	done
+	fail "3 attempts spoiled by stops the injection had no part in"
+}
