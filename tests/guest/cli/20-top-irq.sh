@@ -18,17 +18,13 @@ cli_setup
 
 cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -q \
 	--json="$CLI_OUT/top.json"
-pid=$CLI_PID
 cli_wait_collecting osn_top
 inject irq 1 80 20000 50000
 done=$(inject_status done)
 stolen=$(inject_status stolen_ns)
 info "$(inject_status)"
-# the period of the last stall ends and is read
-sleep 1.5
-kill -INT $pid
-wait $pid
-rc=$?
+cli_sigint_settled
+rc=$RC
 cat "$CLI_OUT/top.txt"
 assert_eq "$rc" 0 "exit status (SIGINT)"
 assert_eq "$done" 80 "injections done"

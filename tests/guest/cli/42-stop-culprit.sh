@@ -63,11 +63,8 @@ cli_inject_collecting osn_top work 1 40 1000 50000
 inject_wait 60
 src="$(inject_status src_comm):$(inject_status src_pid)"
 done=$(inject_status done)
-# the last kworker switches out (its noise event is written) and osn reads it
-sleep 1.5
-kill -INT "$CLI_PID"
-wait "$CLI_PID"
-rc=$?
+cli_sigint_settled
+rc=$RC
 sed 's/^/    | /' "$CLI_OUT/causes.txt"
 assert_eq "$rc" 0 "osn top --causes exit status (SIGINT)"
 assert_eq "$done" 40 "work items run"

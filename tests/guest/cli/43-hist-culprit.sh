@@ -47,13 +47,8 @@ cli_inject_collecting osn_hist work 1 30 2000 10000
 inject_wait 30
 src="$(inject_status src_comm):$(inject_status src_pid)"
 n=$(inject_status done)
-# the last kworker switches out (its noise event is written) and osn reads
-# it: 1.5 s, not 0.5, as a host that stalls the whole guest for a while can
-# give CPU 0 its turn first when the guest goes on
-sleep 1.5
-kill -INT "$CLI_PID"
-wait "$CLI_PID"
-rc=$?
+cli_sigint_settled
+rc=$RC
 sed 's/^/    | /' "$o"
 assert_eq "$rc" 0 "osn hist --causes exit status (SIGINT)"
 lost=$(sed -n 's/^\([0-9]*\) events lost.*/\1/p' "$o")

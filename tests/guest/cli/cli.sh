@@ -76,6 +76,19 @@ cli_wait_end() {
 	RC=$?
 }
 
+# cli_sigint_settled: end the osn of cli_start with SIGINT once the last
+# injected noise has been written and read (its kworker switched out, its
+# period ended): 1.5 s, not 0.5, as a host that stalls the whole guest for
+# a while can give CPU 0 its turn first when the guest goes on.  Used
+# instead of -d where osn must outlast an injection whatever the kernel's
+# speed.  RC is its exit status.
+cli_sigint_settled() {
+	sleep 1.5
+	kill -INT "$CLI_PID"
+	wait "$CLI_PID"
+	RC=$?
+}
+
 # cli_is_collecting INSTANCE: the instance exists and workload threads run.
 cli_is_collecting() {
 	[ -d "$TFS/instances/$1" ] && [ "$(osn_nthreads)" -ge 1 ] &&
