@@ -74,6 +74,34 @@ TEST(link_and_rank)
 	osn_causes_free(&cs);
 }
 
+/*
+ * The tick's hrtimer named twice in one interrupt (it ran again after a
+ * long callback): one noise for it, not two; the callback's once too.
+ */
+TEST(same_culprit_once_a_noise)
+{
+	struct osn_causes cs;
+	const struct osn_cpu_causes *c1;
+
+	CHECK_EQ(osn_causes_init(&cs, 4), 0);
+	feed(&cs, fx_cause(1, 101, OSN_CAUSE_HRTIMER, OSN_CLASS_IRQ, 100,
+			   FN_A, -1, -1, "unknown"));
+	feed(&cs, fx_cause(1, 102, OSN_CAUSE_HRTIMER, OSN_CLASS_IRQ, 100,
+			   FN_B, -1, -1, "unknown"));
+	feed(&cs, fx_cause(1, 103, OSN_CAUSE_HRTIMER, OSN_CLASS_IRQ, 100,
+			   FN_A, -1, -1, "unknown"));
+	feed(&cs, fx_noise(OSN_E_IRQ, 1, 104, 100, 20000, 236, "local_timer"));
+	osn_causes_sort(&cs);
+	c1 = &cs.cpu[1];
+	CHECK_EQ(c1->n, 2);
+	CHECK_EQ(c1->npending, 0);
+	for (size_t k = 0; k < c1->n; k++) {
+		CHECK_EQ(c1->culprits[k].count, 1);
+		CHECK_EQ(c1->culprits[k].time, 20000);
+	}
+	osn_causes_free(&cs);
+}
+
 TEST(pending_overflow)
 {
 	struct osn_causes cs;
@@ -329,6 +357,7 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(link_and_rank);
+	RUN(same_culprit_once_a_noise);
 	RUN(pending_overflow);
 	RUN(render);
 	RUN(culprit_hist);

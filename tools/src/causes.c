@@ -99,12 +99,27 @@ static void credit(const struct osn_causes *cs, struct osn_cpu_causes *cc,
 	hist_add(cs, cc, k, ns);
 }
 
-/* The noise event @ev ended: credit its pending causes, and drop them. */
+/* @c is the same culprit as one of @done's @n. */
+static bool credited(const struct osn_cause *c, const struct osn_cause *done,
+		     size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_culprit(c, &done[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The noise event @ev ended: credit its pending causes, and drop them.
+ * A culprit named twice in one noise (the tick's hrtimer run again after
+ * a long callback in the same interrupt) takes part in it once.
+ */
 static void link_noise(const struct osn_causes *cs, struct osn_cpu_causes *cc,
 		       const struct osn_event *ev)
 {
+	struct osn_cause done[OSN_CAUSES_PENDING];
 	int cls = osn_event_class(ev->type);
-	size_t kept = 0, first;
+	size_t kept = 0, ndone = 0, first;
 
 	if (!cc->npending)
 		return;
@@ -112,10 +127,13 @@ static void link_noise(const struct osn_causes *cs, struct osn_cpu_causes *cc,
 	for (size_t i = 0; i < cc->npending; i++) {
 		struct osn_cause *c = &cc->pending[(first + i) % OSN_CAUSES_PENDING];
 
-		if (c->cls == cls && c->start == ev->noise.start)
-			credit(cs, cc, c, ev->noise.duration);
-		else	/* compact, in order */
+		if (c->cls != cls || c->start != ev->noise.start) {
+			/* compact, in order */
 			cc->pending[(first + kept++) % OSN_CAUSES_PENDING] = *c;
+		} else if (!credited(c, done, ndone)) {
+			credit(cs, cc, c, ev->noise.duration);
+			done[ndone++] = *c;
+		}
 	}
 	cc->npending = kept;
 	cc->next = (first + kept) % OSN_CAUSES_PENDING;
