@@ -317,6 +317,117 @@ TEST(stop_in_first_period)
 	osn_report_free(&r);
 }
 
+/*
+ * The page names the sources that stole the most, whenever they began:
+ * 20 small thread sources first, the heaviest one last.
+ */
+TEST(sources_by_time)
+{
+	struct osn_report r;
+	struct osn_event e;
+	char name[16], *s, *tab;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 2);
+	for (int k = 0; k < 20; k++) {
+		snprintf(name, sizeof(name), "t%02d", k);
+		e = noise_ev(OSN_E_THREAD, 0, 1000 + k, 45 + k, name);
+		osn_report_event(&r, &e);
+	}
+	e = noise_ev(OSN_E_THREAD, 0, 50000, 99, "heavy");
+	osn_report_event(&r, &e);
+	s = write_page(&r, false);
+	tab = strstr(s, "<table class=\"num source\">");
+	CHECK(tab != NULL);
+	if (tab) {
+		/* first row: heavy; then t19 .. t09; other: t08 .. t00 */
+		CHECK(!strncmp(strstr(tab, "</tr>\n") + 6,
+			       "<tr><td>0</td><td>thread</td><td>heavy</td><td>1</td><td>50.000</td>", 66));
+		CHECK_HAS(tab, "<td>t09</td>");
+		CHECK(!strstr(tab, "<td>t08</td>"));
+		/* 1000 + ... + 1008 ns */
+		CHECK_HAS(tab, "<td>other</td><td>9</td><td>9.036</td>");
+	}
+	/* the verdict names it too */
+	CHECK_HAS(s, "above all thread heavy (50.000 us)");
+	free(s);
+	osn_report_free(&r);
+}
+
+/* The verdict comes first: a line a CPU, the least available first. */
+TEST(verdict_first)
+{
+	struct osn_report r;
+	struct osn_event e;
+	char *s, *v, *c0, *c2;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 10);
+	/* CPU 2 loses more: 5 ms in one period */
+	e = fx_sample(2, 99, 1000000, 5000000, 4000000, 100, 1);
+	e.s.count[OSN_CLASS_IRQ] = 1;
+	e.s.time[OSN_CLASS_IRQ] = 4500000;
+	osn_report_event(&r, &e);
+	s = write_page(&r, true);
+	v = strstr(s, "<section id=\"verdict\">");
+	CHECK(v != NULL);
+	CHECK(v && v < strstr(s, "<section class=\"cpu\""));
+	CHECK(v && strstr(s, "<h2>Stop</h2>") > v);
+	c0 = strstr(s, "<li>CPU 0: ");
+	c2 = strstr(s, "<li>CPU 2: ");
+	CHECK(c0 && c2 && c2 < c0);
+	CHECK_HAS(s, "the longest single noise 4.000 ms; most of the noise time: IRQ (4.530 ms)");
+	CHECK(!strstr(s, "the top culprit"));
+	CHECK(!strstr(s, "id=\"culprits\""));
+	free(s);
+	osn_report_free(&r);
+}
+
+/* With --causes: the verdict names the top culprit, and a chart shows them. */
+TEST(culprits_charted)
+{
+	struct osn_report_info info;
+	struct osn_report_meta m;
+	struct osn_causes cs;
+	struct osn_report r;
+	struct h_buf b;
+	char *s;
+
+	CHECK_EQ(osn_report_init(&r, cpus2, 2, 4), 0);
+	feed(&r, 3);
+	CHECK_EQ(osn_causes_init(&cs, 4), 0);
+	for (int i = 0; i < 3; i++) {
+		struct osn_event e;
+
+		e = fx_cause(2, 100 + i * 10, OSN_CAUSE_WORK, OSN_CLASS_THREAD,
+			     90 + i * 10, 0xffffffff81000100ULL, 0, 10, "src<1>");
+		osn_causes_event(&cs, &e);
+		e = fx_noise(OSN_E_THREAD, 2, 105 + i * 10, 90 + i * 10, 7000,
+			     45, "kworker/2:1");
+		osn_causes_event(&cs, &e);
+	}
+	osn_causes_sort(&cs);
+	snprintf(cs.cpu[2].culprits[0].function_name,
+		 sizeof(cs.cpu[2].culprits[0].function_name), "inj_work_fn");
+	info_for(&info, &m);
+	info.causes = &cs;
+	r.period_us = 1000000;
+	r.runtime_us = 1000000;
+	CHECK_EQ(osn_report_write(h_open(&b), &r, &info, &m), 0);
+	s = h_close(&b);
+	CHECK_HAS(s, "the top culprit: work inj_work_fn from src&lt;1&gt;:10 (CPU 0) (21.000 us)");
+	CHECK_EQ(count(s, "<section id=\"culprits\">"), 1);
+	/* CPU 0 had none; CPU 2 one culprit: one chart, one bar, one row */
+	CHECK_EQ(count(s, "No cause was recorded."), 1);
+	CHECK_EQ(count(s, "class=\"chart culprits\""), 1);
+	CHECK_EQ(count(s, "class=\"bar culprit\""), 1);
+	CHECK_HAS(s, "<tr><td>2</td><td>work</td><td>inj_work_fn</td><td>src&lt;1&gt;:10 (CPU 0)</td><td>3</td><td>21.000</td></tr>");
+	CHECK(!strstr(s, "<1>"));
+	free(s);
+	osn_causes_free(&cs);
+	osn_report_free(&r);
+}
+
 /* ---- the generator ------------------------------------------------------------ */
 
 /* 8 CPUs, 3600 periods of 1 s, 10^6 samples in all; a hist of 10000 buckets */
@@ -436,5 +547,8 @@ int main(int argc, char **argv)
 	RUN(page_hist);
 	RUN(empty_cpu);
 	RUN(stop_in_first_period);
+	RUN(sources_by_time);
+	RUN(verdict_first);
+	RUN(culprits_charted);
 	return h_done(argv[0]);
 }

@@ -35,6 +35,14 @@ struct osn_report_info {
 };
 
 /*
+ * A culprit as the tables and the report name it: its kind, its function
+ * ("-": none) and its origin ("comm:pid (CPU n)", "unknown", ...).
+ */
+const char *osn_culprit_kind(const struct osn_culprit *u);
+void osn_culprit_function(char *buf, size_t len, const struct osn_culprit *u);
+void osn_culprit_origin(char *buf, size_t len, const struct osn_culprit *u);
+
+/*
  * osn top --causes: per measured CPU, its @max (0: all) culprits by time
  * stolen, with counts (table "kind function origin count time").
  */

@@ -50,6 +50,23 @@ static void origin_str(char *buf, size_t len, const struct osn_cause *c)
 			 c->origin_pid, c->origin_cpu);
 }
 
+const char *osn_culprit_kind(const struct osn_culprit *u)
+{
+	return cause_kind(u->c.kind);
+}
+
+void osn_culprit_function(char *buf, size_t len, const struct osn_culprit *u)
+{
+	function_str(buf, len, u->function_name, u->c.function);
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
+void osn_culprit_origin(char *buf, size_t len, const struct osn_culprit *u)
+{
+	origin_str(buf, len, &u->c);
+}
+
 void osn_render_causes(FILE *f, const struct osn_causes *cs, const int *cpus,
 		       size_t ncpus, size_t max)
 {
@@ -72,11 +89,11 @@ void osn_render_causes(FILE *f, const struct osn_causes *cs, const int *cpus,
 		for (size_t k = 0; k < n; k++) {
 			const struct osn_culprit *u = &cc->culprits[k];
 
-			function_str(fn, sizeof(fn), u->function_name, u->c.function);
-			origin_str(who, sizeof(who), &u->c);
+			osn_culprit_function(fn, sizeof(fn), u);
+			osn_culprit_origin(who, sizeof(who), u);
 			osn_format_us3(u->time, v, sizeof(v));
 			fprintf(f, "    %-8s %-28s %-32s %7llu %14s\n",
-				cause_kind(u->c.kind), fn[0] ? fn : "-", who,
+				osn_culprit_kind(u), fn, who,
 				(unsigned long long)u->count, v);
 		}
 		if (n < cc->n)

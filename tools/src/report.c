@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report_int.h"
 #include "util.h"
 
 /* ---- collection ------------------------------------------------------------- */
@@ -100,7 +100,7 @@ static void add_source(struct osn_report_cpu *c, int cls, const char *name,
 		if (c->src[i].cls == cls && !strcmp(c->src[i].name, name))
 			break;
 	if (i == c->nsrc) {
-		if (c->nsrc == OSN_REPORT_SOURCES) {
+		if (c->nsrc == OSN_REPORT_SOURCES_KEPT) {
 			c->other_count++;
 			c->other_time += time;
 			return;
@@ -111,6 +111,19 @@ static void add_source(struct osn_report_cpu *c, int cls, const char *name,
 	}
 	c->src[i].count++;
 	c->src[i].time += time;
+	/*
+	 * Kept by time, most first, so that the page names the sources that
+	 * stole the most, not the first ones seen (a run's heaviest source
+	 * often starts late).  The sources seen most are near the front: few
+	 * moves, and the search above ends early for them.
+	 */
+	while (i > 0 && c->src[i - 1].time < c->src[i].time) {
+		struct osn_report_source tmp = c->src[i - 1];
+
+		c->src[i - 1] = c->src[i];
+		c->src[i] = tmp;
+		i--;
+	}
 }
 
 void osn_report_event(struct osn_report *r, const struct osn_event *ev)
@@ -181,13 +194,6 @@ int osn_report_set_hist(struct osn_report *r, const struct osn_hist *h)
 
 /* ---- the page --------------------------------------------------------------- */
 
-#define W		760.0	/* chart width */
-#define H		220.0	/* chart height */
-#define ML		64.0	/* margins: left (y labels), right, top, bottom */
-#define MR		16.0
-#define MT		26.0
-#define MB		36.0
-#define NTICKS		16
 
 const char osn_report_css[] =
 "body{font:14px/1.4 sans-serif;margin:1.5em;color:#222;max-width:62em}\n"
@@ -206,36 +212,6 @@ const char osn_report_css[] =
 ".c-hw{fill:#7f7f7f}.c-nmi{fill:#9467bd}.c-irq{fill:#d62728}\n"
 ".c-softirq{fill:#ff7f0e}.c-thread{fill:#2ca02c}.c-other{fill:#bbb}\n"
 ".key-noise{fill:#1f77b4}.key-single{fill:#d62728}\n";
-
-static void us(uint64_t ns, char *buf, size_t len)
-{
-	osn_format_us3(ns, buf, len);
-}
-
-static void num(double v, char *buf, size_t len)
-{
-	svg_fmt_num(v, buf, len);
-}
-
-static void td_str(FILE *f, const char *s)
-{
-	fputs("<td>", f);
-	svg_escape(f, s);
-	fputs("</td>", f);
-}
-
-static void td_u64(FILE *f, uint64_t v)
-{
-	fprintf(f, "<td>%llu</td>", (unsigned long long)v);
-}
-
-static void td_us(FILE *f, uint64_t ns)
-{
-	char b[32];
-
-	us(ns, b, sizeof(b));
-	td_str(f, b);
-}
 
 static void meta_row(FILE *f, const char *key, const char *val)
 {
@@ -284,6 +260,11 @@ static void write_header(FILE *f, const struct osn_report *r,
 	if (info->unmeasured)
 		meta_row(f, "not measured (kernel lacks)", info->unmeasured);
 	fputs("</table>\n", f);
+}
+
+/* The stop's explanation, as osn printed it. */
+static void stop_section(FILE *f, const struct osn_report_info *info)
+{
 	if (info->stopped) {
 		char *text = NULL;
 		size_t len = 0;
@@ -606,18 +587,39 @@ static uint64_t class_seg(const struct osn_report_cpu *c, size_t i,
 	return c->st.time[i];
 }
 
+/* The sources the page names: the top OSN_REPORT_SOURCES by time. */
+static size_t source_shown(const struct osn_report_cpu *c)
+{
+	return c->nsrc < OSN_REPORT_SOURCES ? c->nsrc : OSN_REPORT_SOURCES;
+}
+
+/* "other": the sources not named, and those past the kept ones. */
+static void source_rest(const struct osn_report_cpu *c, uint64_t *count,
+			uint64_t *time)
+{
+	*count = c->other_count;
+	*time = c->other_time;
+	for (size_t k = source_shown(c); k < c->nsrc; k++) {
+		*count += c->src[k].count;
+		*time += c->src[k].time;
+	}
+}
+
 static size_t source_nseg(const struct osn_report_cpu *c)
 {
-	return c->nsrc + 1;
+	return source_shown(c) + 1;
 }
 
 static uint64_t source_seg(const struct osn_report_cpu *c, size_t i,
 			   const char **cls, const char **name)
 {
-	if (i == c->nsrc) {
+	if (i == source_shown(c)) {
+		uint64_t count, time;
+
+		source_rest(c, &count, &time);
 		*cls = "seg c-other";
 		*name = "other";
-		return c->other_time;
+		return time;
 	}
 	*cls = class_css[c->src[i].cls];
 	*name = c->src[i].name;
@@ -702,17 +704,20 @@ static void source_table(FILE *f, const struct osn_report *r)
 	      f);
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];
+		size_t shown = source_shown(c);
+		uint64_t count, time;
 
-		for (size_t k = 0; k <= c->nsrc; k++) {
-			bool other = k == c->nsrc;
+		source_rest(c, &count, &time);
+		for (size_t k = 0; k <= shown; k++) {
+			bool other = k == shown;
 
-			if (other && !c->other_count)
+			if (other && !count)
 				continue;
 			fprintf(f, "<tr><td>%d</td>", c->cpu);
 			td_str(f, other ? "" : osn_class_names[c->src[k].cls]);
 			td_str(f, other ? "other" : c->src[k].name);
-			td_u64(f, other ? c->other_count : c->src[k].count);
-			td_us(f, other ? c->other_time : c->src[k].time);
+			td_u64(f, other ? count : c->src[k].count);
+			td_us(f, other ? time : c->src[k].time);
 			fputs("</tr>\n", f);
 		}
 	}
@@ -741,6 +746,8 @@ int osn_report_write(FILE *f, const struct osn_report *r,
 	bool sources = false;
 
 	write_header(f, r, info, meta);
+	osn_report_verdict(f, r, info);
+	stop_section(f, info);
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];
 
@@ -762,7 +769,10 @@ int osn_report_write(FILE *f, const struct osn_report *r,
 		stack_chart(f, r, &by_source);
 		source_table(f, r);
 	}
-	fputs("</section>\n</body>\n</html>\n", f);
+	fputs("</section>\n", f);
+	if (info->causes)
+		osn_report_culprits(f, r, info->causes);
+	fputs("</body>\n</html>\n", f);
 	fflush(f);
 	return ferror(f) ? osn_err("cannot write the report") : 0;
 }

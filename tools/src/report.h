@@ -26,8 +26,15 @@
 #define OSN_REPORT_POINTS	1024
 /* Bars of a histogram chart at most (buckets merge). */
 #define OSN_REPORT_BARS		64
-/* Noise sources per CPU by name; the rest is "other". */
+/*
+ * Noise sources per CPU the page names, the top ones by time; the rest is
+ * "other".
+ */
 #define OSN_REPORT_SOURCES	12
+/* Distinct sources kept per CPU; one more counts as "other" at once. */
+#define OSN_REPORT_SOURCES_KEPT	256
+/* Culprits (--causes) the page charts per CPU, the top ones by time. */
+#define OSN_REPORT_CULPRITS	10
 
 /* One point of the noise over time: the worst of per_point periods. */
 struct osn_report_point {
@@ -50,7 +57,8 @@ struct osn_report_cpu {
 	uint64_t in_last;		/* periods in the last point */
 	bool stopped;			/* the stop condition hit here */
 	uint64_t stop_period;		/* periods seen when it hit */
-	struct osn_report_source src[OSN_REPORT_SOURCES];
+	/* by time, most first; beyond OSN_REPORT_SOURCES_KEPT: other_* */
+	struct osn_report_source src[OSN_REPORT_SOURCES_KEPT];
 	size_t nsrc;
 	uint64_t other_count, other_time;
 	/* osn top: per-period max single sample, [2^k, 2^(k+1)) ns */
