@@ -10,6 +10,9 @@
 # A run that a stop condition ends (-s 250 ms, 300 ms stalls: whatever
 # trips it, a TCG gap included) writes its report too, with the stop
 # marked and explained, and the time by source (recorded with -s).
+# Each page opens with its verdict, CPU 1's line first (the only CPU).
+# osn top --causes charts its culprits: the injector's hrtimer callback
+# among them, with at least the injected count.
 # The reports go back to the host (build/vm/<kernel>/files/).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
@@ -28,6 +31,13 @@ check_page() {
 		assert_eq "$(grep -o "<$_t[ >]" "$1" | wc -l)" \
 			"$(grep -o "</$_t>" "$1" | wc -l)" "$1: <$_t> opened and closed"
 	done
+	# the verdict, first: CPU 1's availability and its longest noise
+	_v=$(grep -n '<section id="verdict">' "$1" | cut -d: -f1)
+	[ -n "$_v" ] || fail "$1: no verdict"
+	assert_le "$_v" "$(grep -n '<section class="cpu"' "$1" | head -n 1 | cut -d: -f1)" \
+		"$1: the verdict's line, before the CPU sections"
+	grep -Eq '^<li>CPU 1: [0-9]+\.[0-9]{5} % available; the longest single noise [0-9.]+ (us|ms|s); ' "$1" ||
+		fail "$1: no verdict line of CPU 1"
 	assert_eq "$(grep -c '<section class="cpu"' "$1")" 1 "$1: CPU sections"
 	grep -q '<section class="cpu" id="cpu-1">' "$1" || fail "$1: no section of CPU 1"
 	assert_eq "$(grep -c 'class="chart time"' "$1")" 1 "$1: time charts"
@@ -49,22 +59,33 @@ check_page() {
 	cli_us_ge "$_irq" $(($2 * 9 / 10)) || fail "$1: IRQ $_irq us < 90% of $2 ns"
 }
 
-# 2 s hold the injections below on the matrix's kernels; the debug and
-# in-tree kernels (KASAN, lockdep: OSN_TIMEOUT_SCALE=5) need longer.
+# 2 s hold osn hist's injections below on the matrix's kernels; the debug
+# and in-tree kernels (KASAN, lockdep: OSN_TIMEOUT_SCALE=5) need longer.
 D=$((2 * ${OSN_TIMEOUT_SCALE:-1}))
-cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -d $D -q -D \
-	--report "$CLI_OUT/top.html"
-pid=$CLI_PID
+# osn top: no -d, ended (SIGINT) once every stall ran, so that each is
+# in the run whatever the kernel's speed (a -d 2 run on 6.1 had 11 of its
+# 15 stalls' culprits: the last ones came after its end)
+cli_start "$CLI_OUT/top.txt" top -c 1 -p 100000 -r 100000 -T 20 -q -D \
+	--causes --report "$CLI_OUT/top.html"
 cli_wait_counting
 inject irq 1 15 20000 50000
+done=$(inject_status done)
 stolen=$(inject_status stolen_ns)
-wait $pid
-rc=$?
+cli_sigint_settled
+rc=$RC
 cat "$CLI_OUT/top.txt"
-assert_eq "$rc" 0 "osn top exit status"
+assert_eq "$rc" 0 "osn top exit status (SIGINT)"
 grep -q "Report written to $CLI_OUT/top.html" "$CLI_OUT/top.txt" || fail "top did not say where the report is"
 check_page "$CLI_OUT/top.html" "$stolen"
 grep -q 'Largest sample of each period' "$CLI_OUT/top.html" || fail "top: histogram title"
+# --causes: a chart of CPU 1's culprits, whose table has the injector's
+# hrtimer callback with a count of at least the stalls run
+t=$CLI_OUT/top.html
+assert_eq "$(grep -c 'class="chart culprits"' "$t")" 1 "top: culprit charts"
+n=$(sed -n 's|^<tr><td>1</td><td>hrtimer</td><td>inj_timer_fn</td><td>[^<]*</td><td>\([0-9]*\)</td>.*|\1|p' "$t")
+[ -n "$n" ] || fail "top: no culprit row of inj_timer_fn on CPU 1"
+assert_ge "$n" "$done" "top: inj_timer_fn's count"
+grep -Eq '^<li>CPU 1: .*; the top culprit: ' "$t" || fail "top: the verdict names no culprit"
 hand_back "$CLI_OUT/top.html" top.html
 
 cli_start "$CLI_OUT/hist.txt" hist -c 1 -p 100000 -r 100000 -T 20 -b 1000 -E 60 \
