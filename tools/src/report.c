@@ -764,7 +764,7 @@ int osn_report_write(FILE *f, const struct osn_report *r,
 	stack_chart(f, r, &by_class);
 	class_table(f, r);
 	if (sources) {
-		fputs("<h2>Time stolen by source</h2>\n<p>From the noise events of the run (osn records them when a stop condition is armed).</p>\n",
+		fputs("<h2>Time stolen by source</h2>\n<p>From the noise events of the run (osn records them when a stop condition is armed, or with --causes): the 12 of each CPU that stole the most.</p>\n",
 		      f);
 		stack_chart(f, r, &by_source);
 		source_table(f, r);
