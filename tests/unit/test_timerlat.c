@@ -217,10 +217,15 @@ TEST(bad_options)
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-S 10"), -1);
 	CHECK_HAS(osn_last_err(), "-i and -T");
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-b 10"), -1);
-	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), -1);
-	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	/* -P, -C: the timerlat/N threads, or -u's processes; not -U's */
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), 0);
+	CHECK_EQ(p.sched.policy, OSN_SCHED_FIFO);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P F:1 -c 0 -d 10s -q"), 0);
+	CHECK_EQ(p.sched.prio, 1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-k -C"), 0);
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-C -U"), -1);
-	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	CHECK_HAS(osn_last_err(), "not -U's");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-U -P f:50"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-u -k"), -1);
 	CHECK_STR(osn_last_err(), "-k and -u: kernel or user threads, not both");
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--kernel-threads --user-load"), -1);

@@ -213,9 +213,11 @@ static const char *const tlat_help_hides[] = {
 "                             in cgroup -C); adds the Ret user columns\n" \
 "  -U, --user-load            user-space mode, but your own threads read\n" \
 "                             " OSN_TLAT_DEV "; adds the Ret user columns\n" \
-"  -P, --priority PRIO        -u's timerlatu/N processes: o:nice, r:prio,\n" \
-"                             f:prio or d:runtime:period\n" \
-"  -C, --cgroup[=PATH]        -u's timerlatu/N processes in cgroup PATH\n"
+"  -P, --priority PRIO        scheduling of the timerlat/N threads (or -u's\n" \
+"                             timerlatu/N processes): o:nice, r:prio,\n" \
+"                             f:prio or d:runtime:period (default f:95)\n" \
+"  -C, --cgroup[=PATH]        the same threads in cgroup PATH (a kthread\n" \
+"                             bound to its CPU stays where it is)\n"
 
 #define TLAT_TOP_HELP \
 "      --aa-only US           stop at a thread (or IRQ) latency of US and\n" \
@@ -238,8 +240,8 @@ static int tlat_check(const struct osn_params *p)
 	if (p->aa_only && (p->trace_file || p->json))
 		return osn_err("--aa-only prints the analysis only: no -t, -a or --json");
 	if ((p->sched.policy != OSN_SCHED_NONE || p->cgroup) &&
-	    p->tlat_threads != OSN_TLAT_USER)
-		return osn_err("-P and -C are for the timerlatu/N processes of -u (the module sets its timerlat/N threads' own)");
+	    p->tlat_threads == OSN_TLAT_USER_LOAD)
+		return osn_err("-P and -C are for osn's threads: the timerlat/N threads (-k) or the timerlatu/N processes of -u, not -U's");
 	return 0;
 }
 

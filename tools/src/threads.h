@@ -37,6 +37,9 @@ struct osn_thread {
  */
 int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 		     int max);
+/* The same for threads named @prefix N (timerlat/N). */
+int osn_find_threads_named(const char *prefix, const struct osn_cpuset *cpus,
+			   struct osn_thread *out, int max);
 
 struct osn_cpu_task;		/* tlat.h */
 

@@ -301,7 +301,7 @@ static void tlat_destroy(struct osn_tool *t)
 }
 
 #define TLAT_CALLBACKS					\
-	.parts = OSN_PART_STOP | OSN_PART_SAVE,		\
+	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS, \
 	.init = tlat_init,				\
 	.start = tlat_start,				\
 	.on_event = tlat_on_event,			\

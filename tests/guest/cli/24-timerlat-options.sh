@@ -9,7 +9,8 @@
 # (also after a SIGKILL, through osn cleanup), or, without cpuidle, is
 # one clear error with nothing changed; --aa-only prints the analysis
 # only; --no-aa no analysis; --dump-tasks the measured CPU's tasks.
-# --warm-up, --trace-buffer-size and -e/--filter work for timerlat too.
+# --warm-up, --trace-buffer-size, -e/--filter and -P (on the kernel's
+# timerlat/N threads) work for timerlat too.
 # The stops use 5 us: every activation under TCG is later than that, and
 # what is asserted is the output, not the cause.
 . "$OSN_TESTS/guest/lib.sh"
@@ -60,8 +61,15 @@ dma_held() { ls -l /proc/"$CLI_PID"/fd 2>/dev/null | grep -q cpu_dma_latency; }
 if [ -c "$DMA" ]; then
 	dma0=$(dma_value)
 	cli_start "$CLI_OUT/dma.txt" timerlat -c 1 -p 10000 -d 3 -q -D \
-		--dma-latency 25
+		--dma-latency 25 -P f:1
 	cli_wait_counting
+	# -P with the kernel's threads: timerlat/1 at SCHED_FIFO 1
+	tl=$(grep -l '^timerlat/1$' /proc/[0-9]*/comm | cut -d/ -f3 | head -n 1)
+	chrt -p "$tl" >"$CLI_OUT/chrt.txt" 2>&1
+	info "-P f:1: $(tr '\n' ' ' <"$CLI_OUT/chrt.txt")"
+	grep -q 'policy: SCHED_FIFO' "$CLI_OUT/chrt.txt" &&
+		grep -q 'priority: 1$' "$CLI_OUT/chrt.txt" ||
+		fail "-P f:1: timerlat/1 is not at SCHED_FIFO 1"
 	dma_held || fail "--dma-latency: osn does not hold $DMA"
 	info "$DMA: $dma0 before, $(dma_value) during the run"
 	assert_eq "$(dma_value)" 25 "$DMA during the run"
