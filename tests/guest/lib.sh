@@ -372,6 +372,7 @@ osn_knobs_default() {
 	echo 1000000 >"$OSN_PARAMS/runtime_us"
 	echo all >"$OSN_PARAMS/cpus"
 	echo 1000 >"$OSN_PARAMS/timerlat_period_us"
+	echo 0 >"$OSN_PARAMS/print_stack"
 	# mode is refused (-EBUSY) until the run has stopped, asynchronously.
 	wait_for 10 sh -c "echo osnoise >$OSN_PARAMS/mode" 2>/dev/null
 }

@@ -55,6 +55,7 @@ static void setup(void)
 	put(OSN_KNOB_OPTIONS, "OSNOISE_WORKLOAD NO_OSNOISE_IRQ_DISABLE");
 	put(OSN_KNOB_MODE, "osnoise");
 	put(OSN_KNOB_TIMERLAT_PERIOD_US, "1000");
+	put(OSN_KNOB_PRINT_STACK, "0");
 }
 
 static void teardown(void)
@@ -131,6 +132,23 @@ TEST(dump_and_load)
 	teardown();
 }
 
+TEST(system_files)
+{
+	char path[160], buf[16];
+
+	setup();
+	snprintf(path, sizeof(path), "%s/disable", dir);
+	CHECK_EQ(osn_read_str(path, buf, sizeof(buf)), (unsigned long long)-1);
+	CHECK_HAS(osn_last_err(), "cannot read");
+	CHECK_EQ(osn_write_str(path, "1"), (unsigned long long)-1);
+	CHECK_HAS(osn_last_err(), "cannot write 1 to");
+	put("disable", "0");
+	CHECK_EQ(osn_write_str(path, "1"), 0);
+	CHECK_EQ(osn_read_str(path, buf, sizeof(buf)), 0);
+	CHECK_STR(buf, "1");		/* without the newline */
+	teardown();
+}
+
 TEST(errors)
 {
 	struct osn_knobs k;
@@ -163,6 +181,7 @@ int main(int argc, char **argv)
 	(void)argc;
 	RUN(save_set_restore);
 	RUN(dump_and_load);
+	RUN(system_files);
 	RUN(errors);
 	return h_done(argv[0]);
 }

@@ -50,6 +50,142 @@ TEST(options)
 	CHECK(p.no_irq && !p.no_thread && p.with_zeros);
 }
 
+/* rtla's --aa-only, --no-aa, --dump-tasks, -s, -n and the CPU tuning */
+TEST(aa_and_tuning_options)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, ""), 0);
+	CHECK(!p.aa_only && !p.no_aa && !p.dump_tasks && !p.nano);
+	CHECK_EQ(p.dma_latency_us, -1);
+	CHECK(!p.have_idle_state);
+	CHECK_EQ(p.stack_us, 0);
+	/* --aa-only: -a's stops, quiet, no trace */
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--aa-only 5"), 0);
+	CHECK(p.aa_only && p.quiet && !p.trace_file);
+	CHECK_EQ(p.stop_us, 5);
+	CHECK_EQ(p.stop_total_us, 5);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-T 10 --no-aa --dump-tasks"), 0);
+	CHECK(p.no_aa && p.dump_tasks);
+	/* -s/--stack: print_stack; -a sets it too */
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-s 3 -T 10 -t"), 0);
+	CHECK_EQ(p.stack_us, 3);
+	CHECK_EQ(p.stop_total_us, 10);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--stack 7"), 0);
+	CHECK_EQ(p.stack_us, 7);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-a 40"), 0);
+	CHECK_EQ(p.stack_us, 40);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-n -i 2"), 0);
+	CHECK(p.nano);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--nano"), 0);
+	CHECK(p.nano);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--dma-latency 0"), 0);
+	CHECK_EQ(p.dma_latency_us, 0);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--dma-latency 10000"), 0);
+	CHECK_EQ(p.dma_latency_us, 10000);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--deepest-idle-state -1"), 0);
+	CHECK(p.have_idle_state);
+	CHECK_EQ(p.deepest_idle_state, -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--deepest-idle-state 2"), 0);
+	CHECK_EQ(p.deepest_idle_state, 2);
+}
+
+TEST(bad_aa_and_tuning_options)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--aa-only 5 --no-aa"), -1);
+	CHECK_HAS(osn_last_err(), "--aa-only and --no-aa");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--no-aa --aa-only 5"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--aa-only 5 -t"), -1);
+	CHECK_HAS(osn_last_err(), "--aa-only prints the analysis only");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--aa-only 0"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--aa-only 5"), -1);
+	CHECK_STR(osn_last_err(), "--aa-only is an option of osn timerlat top");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--dma-latency 10001"), -1);
+	CHECK_HAS(osn_last_err(), "--dma-latency");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--dma-latency -1"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--deepest-idle-state -2"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--deepest-idle-state x"), -1);
+	/* timerlat's options are not osnoise's */
+	CHECK_EQ(parse(OSN_CMD_TOP, "--dma-latency 5"), -1);
+	CHECK_HAS(osn_last_err(), "is an option of osn timerlat");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--no-aa"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "-n"), -1);
+}
+
+/* osnoise's options given to timerlat: one error naming them */
+TEST(osnoise_options_refused)
+{
+	static const char *const refused[] = {
+		"--runtime 100", "--threshold 5", "--stop 5", "--stop-total 5",
+		"--report r.html", "--audit",
+	};
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char name[96];
+
+		CHECK_EQ(parse(OSN_CMD_TLAT_TOP, refused[i]), -1);
+		snprintf(name, sizeof(name), "%.*s is not an option of osn timerlat top",
+			 (int)strcspn(refused[i], " "), refused[i]);
+		CHECK_HAS(osn_last_err(), name);
+		CHECK_HAS(osn_last_err(), "osn top, hist, hwnoise");
+		CHECK_EQ(parse(OSN_CMD_TLAT_HIST, refused[i]), -1);
+	}
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-r 100"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-S 100"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--wide"), -1);
+	CHECK_STR(osn_last_err(), "--wide is an option of osn top");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--causes"), -1);
+	/* osnoise keeps them */
+	CHECK_EQ(parse(OSN_CMD_TOP, "--stop 5 --threshold 2 --runtime 900000"), 0);
+	CHECK_EQ(p.stop_us, 5);
+	CHECK_EQ(p.threshold_us, 2);
+}
+
+/* --help: timerlat lists no osnoise option, osnoise no timerlat one */
+TEST(help_lists_own_options)
+{
+	struct h_buf b;
+
+	osn_usage(OSN_CMD_TLAT_TOP, h_open(&b));
+	h_close(&b);
+	CHECK(!strstr(b.text, "--runtime"));
+	CHECK(!strstr(b.text, "--threshold"));
+	CHECK(!strstr(b.text, "--stop "));
+	CHECK(!strstr(b.text, "--stop-total"));
+	CHECK(!strstr(b.text, "--report"));
+	CHECK(!strstr(b.text, "--audit"));
+	CHECK(!strstr(b.text, "noise sample"));
+	CHECK(!strstr(b.text, "osn/N"));
+	CHECK_HAS(b.text, "  -c, --cpus CPULIST");
+	CHECK_HAS(b.text, "      --on-threshold ACTION");
+	CHECK_HAS(b.text, "                             continue (go on;");
+	CHECK_HAS(b.text, "      --aa-only US");
+	CHECK_HAS(b.text, "      --dma-latency US");
+	CHECK_HAS(b.text, "  -s, --stack US");
+	CHECK_HAS(b.text, "  -p, --period US            timerlat's period");
+	free(b.text);
+	osn_usage(OSN_CMD_TLAT_HIST, h_open(&b));
+	h_close(&b);
+	CHECK(!strstr(b.text, "--aa-only"));
+	CHECK(!strstr(b.text, "--stop-total"));
+	CHECK_HAS(b.text, "--no-aa");
+	free(b.text);
+	osn_usage(OSN_CMD_TOP, h_open(&b));
+	h_close(&b);
+	CHECK_HAS(b.text, "  -r, --runtime US");
+	CHECK_HAS(b.text, "  -s, --stop US");
+	CHECK(!strstr(b.text, "--dma-latency"));
+	free(b.text);
+	/* the filter, by long name: an option and its continuation lines */
+	osn_help_filter(h_open(&b),
+			"  -a, --aa X    one\n"
+			"                two\n"
+			"      --bb      three\n"
+			"  -c            four\n",
+			(const char *const[]){ "aa", "bb", NULL });
+	h_close(&b);
+	CHECK_STR(b.text, "  -c            four\n");
+	free(b.text);
+}
+
 /* -k (the default), -u, -U: who measures, and the module's options */
 TEST(thread_options)
 {
@@ -78,13 +214,18 @@ TEST(bad_options)
 	CHECK_STR(osn_last_err(), "-p 50: timerlat's period must be 100..1000000 us");
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 1000001"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-p 100"), 0);
-	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-s 10"), -1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-S 10"), -1);
 	CHECK_HAS(osn_last_err(), "-i and -T");
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-b 10"), -1);
-	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), -1);
-	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	/* -P, -C: the timerlat/N threads, or -u's processes; not -U's */
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P f:50"), 0);
+	CHECK_EQ(p.sched.policy, OSN_SCHED_FIFO);
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-P F:1 -c 0 -d 10s -q"), 0);
+	CHECK_EQ(p.sched.prio, 1);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-k -C"), 0);
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "-C -U"), -1);
-	CHECK_HAS(osn_last_err(), "-P and -C are for the timerlatu/N processes of -u");
+	CHECK_HAS(osn_last_err(), "not -U's");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-U -P f:50"), -1);
 	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "-u -k"), -1);
 	CHECK_STR(osn_last_err(), "-k and -u: kernel or user threads, not both");
 	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--kernel-threads --user-load"), -1);
@@ -157,12 +298,12 @@ static void fill(void)
 			cpus[c].ctx[x].buckets = bk[c][x];
 	for (int i = 0; i < 3; i++) {
 		e = tl(1, 0, OSN_TLAT_CTX_IRQ, irq[i], i + 1);
-		osn_tlat_add(&cpus[1], &e, 1, 10);
+		osn_tlat_add(&cpus[1], &e, 1, 10, 1000);
 		e = tl(1, 0, OSN_TLAT_CTX_THREAD, thr[i], i + 1);
-		osn_tlat_add(&cpus[1], &e, 1, 10);
+		osn_tlat_add(&cpus[1], &e, 1, 10, 1000);
 		if (i < 2) {
 			e = tl(1, 0, OSN_TLAT_CTX_USER_RET, ret[i], i + 1);
-			osn_tlat_add(&cpus[1], &e, 1, 10);
+			osn_tlat_add(&cpus[1], &e, 1, 10, 1000);
 		}
 	}
 }
@@ -272,6 +413,47 @@ TEST(hist_layout)
 	CHECK_HAS(b.text, "Index   Thr-001   Usr-001\n");
 	CHECK_HAS(b.text, "7             0         1 \n");
 	CHECK_HAS(b.text, "9             1         1 \n");
+	free(b.text);
+}
+
+/* -n: the same numbers in ns, rtla's unit lines */
+TEST(nano_layout)
+{
+	struct osn_tlat_view v = { .cpu = cpus, .cpus = cpu_ids, .ncpus = 2,
+				   .unit_ns = 1, .bucket_us = 1, .entries = 10,
+				   .irq = true, .thread = true };
+	struct osn_report_info in = info(OSN_CMD_TLAT_TOP);
+	struct h_buf b;
+
+	fill();
+	osn_render_tlat_top(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_HAS(b.text, "|          IRQ Timer Latency (ns)        |         Thread Timer Latency (ns)\n");
+	CHECK(!strstr(b.text, "(us)"));
+	free(b.text);
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_HAS(b.text, "# Time unit is nanoseconds (ns)\n");
+	free(b.text);
+}
+
+/* --dump-tasks: rtla's "Printing CPU tasks:", idle CPUs said so */
+TEST(tasks_layout)
+{
+	const int ids[] = { 1, 3 };
+	const struct osn_cpu_task tasks[] = {
+		{ .cpu = 1, .pid = 42, .comm = "stress-ng" },
+		{ .cpu = 1, .pid = 7, .comm = "kworker/1:1" },
+	};
+	struct h_buf b;
+
+	osn_render_tlat_tasks(h_open(&b), ids, 2, tasks, 2);
+	h_close(&b);
+	CHECK_STR(b.text,
+		  "Printing CPU tasks:\n"
+		  "    [001]                stress-ng:42\n"
+		  "    [001]              kworker/1:1:7\n"
+		  "    [003]                     idle\n");
 	free(b.text);
 }
 
@@ -536,9 +718,15 @@ int main(int argc, char **argv)
 	RUN(options);
 	RUN(thread_options);
 	RUN(bad_options);
+	RUN(aa_and_tuning_options);
+	RUN(bad_aa_and_tuning_options);
+	RUN(osnoise_options_refused);
+	RUN(help_lists_own_options);
 	RUN(stats);
 	RUN(top_layout);
 	RUN(hist_layout);
+	RUN(nano_layout);
+	RUN(tasks_layout);
 	RUN(analysis);
 	RUN(irq_delay);
 	RUN(irq_stop_held);

@@ -27,6 +27,14 @@ struct osn_cmd_desc {
 	int (*handle)(struct osn_params *p, int c, const char *arg);
 	const char *about;		/* usage: what it does */
 	const char *help;		/* usage: its own options */
+	/*
+	 * Long names of common options it refuses (an error naming them,
+	 * given long; the short ones its handler refuses), and of those
+	 * whose common help line it hides (its help has its own, or none);
+	 * NULL-terminated, NULL: none.
+	 */
+	const char *const *refused;
+	const char *const *help_hides;
 
 	/* defaults, after the common ones; NULL: none */
 	void (*defaults)(struct osn_params *p);

@@ -147,12 +147,19 @@ static int monitor_opt(struct osn_params *p, int c, const char *arg)
 #define TLAT_THREAD_OPTS						\
 	{ "irq",		required_argument,	NULL, 'i' },	\
 	{ "thread",		required_argument,	NULL, 'T' },	\
+	{ "stack",		required_argument,	NULL, 's' },	\
+	{ "nano",		no_argument,		NULL, 'n' },	\
 	{ "user-threads",	no_argument,		NULL, 'u' },	\
 	{ "kernel-threads",	no_argument,		NULL, 'k' },	\
-	{ "user-load",		no_argument,		NULL, 'U' }
+	{ "user-load",		no_argument,		NULL, 'U' },	\
+	{ "no-aa",		no_argument,		NULL, OPT_NO_AA },	\
+	{ "dump-tasks",		no_argument,		NULL, OPT_DUMP_TASKS }, \
+	{ "dma-latency",	required_argument,	NULL, OPT_DMA_LATENCY }, \
+	{ "deepest-idle-state",	required_argument,	NULL, OPT_DEEPEST_IDLE }
 
 static const struct option tlat_top_opts[] = {
 	TLAT_THREAD_OPTS,
+	{ "aa-only",		required_argument,	NULL, OPT_AA_ONLY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -163,14 +170,39 @@ static const struct option tlat_hist_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * The common options timerlat refuses (osnoise's workload, its noise
+ * threshold and stops; not yet: --report, --audit) and the common help
+ * lines it replaces with its own (TLAT_HELP) or hides with them.
+ */
+static const char *const tlat_refused[] = {
+	"runtime", "threshold", "stop", "stop-total", "report", "audit", NULL,
+};
+
+static const char *const tlat_help_hides[] = {
+	"runtime", "threshold", "stop", "stop-total", "report", "audit",
+	"period", "auto", "priority", "cgroup", NULL,
+};
+
 #define TLAT_HELP \
-"  timerlat: -p is timerlat's period (100..1000000 us, default 1000);\n" \
-"  -T is the thread's stop, not a threshold; -P and -C are -u's; -r, -s,\n" \
-"  -S, --report and --audit do not apply.\n" \
+"  -p, --period US            timerlat's period (100..1000000, default 1000)\n" \
 "  -i, --irq US               stop when an IRQ latency reaches US\n" \
 "  -T, --thread US            stop when a thread latency (or with -u/-U, a\n" \
 "                             return from user) reaches US\n" \
-"  -a, --auto US              -i US -T US -t, as rtla timerlat\n" \
+"  -s, --stack US             save the timer IRQ's stack when a thread\n" \
+"                             latency reaches US (the module's print_stack):\n" \
+"                             in the saved trace, and at a stop under the\n" \
+"                             analysis\n" \
+"  -a, --auto US              -i US -T US -s US -t, as rtla timerlat\n" \
+"  -n, --nano                 the tables in ns (-b too), not us\n" \
+"      --no-aa                no analysis at a stop\n" \
+"      --dump-tasks           at a stop, the tasks running on each measured\n" \
+"                             CPU (read from /proc: libproc2)\n" \
+"      --dma-latency US       hold /dev/cpu_dma_latency at US (0..10000) for\n" \
+"                             the run (keeps the CPUs out of deep C-states)\n" \
+"      --deepest-idle-state N disable the cpuidle states deeper than N of the\n" \
+"                             measured CPUs (-1: all), restored at the end\n" \
+"                             (and by osn cleanup after a crash)\n" \
 "  -k, --kernel-threads       the module's timerlat/N threads measure (the\n" \
 "                             default: unlike rtla >= 6.10, which picks\n" \
 "                             user threads when it can, since osn's device\n" \
@@ -180,7 +212,16 @@ static const struct option tlat_hist_opts[] = {
 "                             reads " OSN_TLAT_DEV " (SCHED_FIFO 95 or -P,\n" \
 "                             in cgroup -C); adds the Ret user columns\n" \
 "  -U, --user-load            user-space mode, but your own threads read\n" \
-"                             " OSN_TLAT_DEV "; adds the Ret user columns\n"
+"                             " OSN_TLAT_DEV "; adds the Ret user columns\n" \
+"  -P, --priority PRIO        scheduling of the timerlat/N threads (or -u's\n" \
+"                             timerlatu/N processes): o:nice, r:prio,\n" \
+"                             f:prio or d:runtime:period (default f:95)\n" \
+"  -C, --cgroup[=PATH]        the same threads in cgroup PATH (a kthread\n" \
+"                             bound to its CPU stays where it is)\n"
+
+#define TLAT_TOP_HELP \
+"      --aa-only US           stop at a thread (or IRQ) latency of US and\n" \
+"                             print only the analysis (no table, no trace)\n"
 
 /* The module's timerlat/N threads unless -u or -U. */
 static void tlat_defaults(struct osn_params *p)
@@ -194,10 +235,66 @@ static int tlat_check(const struct osn_params *p)
 	if (p->tlat_kernel && p->tlat_threads != OSN_TLAT_KERNEL)
 		return osn_err("-k and -%c: kernel or user threads, not both",
 			       p->tlat_threads == OSN_TLAT_USER ? 'u' : 'U');
+	if (p->aa_only && p->no_aa)
+		return osn_err("--aa-only and --no-aa: the analysis only, or none");
+	if (p->aa_only && (p->trace_file || p->json))
+		return osn_err("--aa-only prints the analysis only: no -t, -a or --json");
 	if ((p->sched.policy != OSN_SCHED_NONE || p->cgroup) &&
-	    p->tlat_threads != OSN_TLAT_USER)
-		return osn_err("-P and -C are for the timerlatu/N processes of -u (the module sets its timerlat/N threads' own)");
+	    p->tlat_threads == OSN_TLAT_USER_LOAD)
+		return osn_err("-P and -C are for osn's threads: the timerlat/N threads (-k) or the timerlatu/N processes of -u, not -U's");
 	return 0;
+}
+
+/* rtla's limit of --dma-latency */
+#define TLAT_MAX_DMA_LATENCY_US	10000
+
+/* --deepest-idle-state N: -1 (every state off) or a state number. */
+static int idle_state_opt(struct osn_params *p, const char *arg)
+{
+	uint64_t v;
+
+	p->have_idle_state = true;
+	if (!strcmp(arg, "-1")) {
+		p->deepest_idle_state = -1;
+		return OPT_OK;
+	}
+	if (osn_opt_u64("--deepest-idle-state", arg, 1000, &v))
+		return OPT_ERR;
+	p->deepest_idle_state = (int)v;
+	return OPT_OK;
+}
+
+/* The options of timerlat's analysis and of its CPUs' tuning. */
+static int tlat_aa_opt(struct osn_params *p, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_AA_ONLY:
+		if (osn_opt_u64("--aa-only", arg, 1000000000000ULL, &v))
+			return OPT_ERR;
+		if (!v)
+			return osn_err("--aa-only must be at least 1 us");
+		/* as rtla: -a's stops, without the table and the trace */
+		p->stop_us = p->stop_total_us = v;
+		p->aa_only = true;
+		p->quiet = true;
+		return OPT_OK;
+	case OPT_NO_AA:
+		p->no_aa = true;
+		return OPT_OK;
+	case OPT_DUMP_TASKS:
+		p->dump_tasks = true;
+		return OPT_OK;
+	case OPT_DMA_LATENCY:
+		if (osn_opt_u64("--dma-latency", arg, TLAT_MAX_DMA_LATENCY_US, &v))
+			return OPT_ERR;
+		p->dma_latency_us = (int64_t)v;
+		return OPT_OK;
+	case OPT_DEEPEST_IDLE:
+		return idle_state_opt(p, arg);
+	}
+	return OPT_NOT_MINE;
 }
 
 /* The stops in us, as rtla timerlat's -i/-T/-a. */
@@ -225,12 +322,17 @@ static int tlat_opt(struct osn_params *p, int c, const char *arg)
 		if (osn_opt_u64("-a", arg, 1000000000000ULL, &p->stop_us))
 			return OPT_ERR;
 		p->stop_total_us = p->stop_us;
+		p->stack_us = p->stop_us;
 		/* a -t before -a keeps its file; one after replaces this */
 		if (!p->trace_file)
 			p->trace_file = OSN_TRACE_FILE;
 		return OPT_OK;
-	case 'r':
 	case 's':
+		return osn_opt_u64("-s", arg, 1000000000000ULL, &p->stack_us);
+	case 'n':
+		p->nano = true;
+		return OPT_OK;
+	case 'r':
 	case 'S':
 		return osn_err("-%c is not an option of osn timerlat (its stops are -i and -T)",
 			       c);
@@ -242,17 +344,15 @@ static int tlat_opt(struct osn_params *p, int c, const char *arg)
 	case 'k':
 		p->tlat_kernel = true;
 		return OPT_OK;
-	case OPT_REPORT:
-	case OPT_AUDIT:
-		return osn_err("--%s is not an option of osn timerlat yet",
-			       c == OPT_REPORT ? "report" : "audit");
 	}
-	return OPT_NOT_MINE;
+	return tlat_aa_opt(p, c, arg);
 }
 
 static int tlat_hist_opt(struct osn_params *p, int c, const char *arg)
 {
-	int r = tlat_opt(p, c, arg);
+	int r = c == OPT_AA_ONLY ?
+		osn_err("--aa-only is an option of osn timerlat top") :
+		tlat_opt(p, c, arg);
 
 	if (r != OPT_NOT_MINE)
 		return r;
@@ -365,7 +465,7 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 	},
 	[OSN_CMD_TLAT_TOP] = {
 		.name = "timerlat top",
-		.shortopts = "i:ukU",
+		.shortopts = "i:nukU",
 		.longopts = tlat_top_opts,
 		.handle = tlat_opt,
 		.defaults = tlat_defaults,
@@ -376,7 +476,9 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 "  IRQ latency is the time from the timer's expiry to its handler,\n"
 "  the thread latency to the thread running (the module's\n"
 "  mode=timerlat, restored after the run).  osn timerlat = top.\n",
-		.help = TLAT_HELP,
+		.help = TLAT_HELP TLAT_TOP_HELP,
+		.refused = tlat_refused,
+		.help_hides = tlat_help_hides,
 		.runtime_pct = 100,
 		.mode = OSN_MODE_TIMERLAT,
 		.title = "Timer Latency",
@@ -385,7 +487,7 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 	},
 	[OSN_CMD_TLAT_HIST] = {
 		.name = "timerlat hist",
-		.shortopts = "i:b:E:ukU",
+		.shortopts = "i:nb:E:ukU",
 		.longopts = tlat_hist_opts,
 		.handle = tlat_hist_opt,
 		.defaults = tlat_defaults,
@@ -393,6 +495,8 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 		.about =
 "  Per-CPU histogram of the IRQ and thread timer latencies, as rtla\n"
 "  timerlat hist (the module's mode=timerlat, restored after the run).\n",
+		.refused = tlat_refused,
+		.help_hides = tlat_help_hides,
 		.help = TLAT_HELP
 "  -b, --bucket-size US       bucket size (default 1)\n"
 "  -E, --entries N            number of buckets (default 256)\n"

@@ -21,6 +21,7 @@ const char * const osn_knob_names[OSN_NR_KNOBS] = {
 	[OSN_K_OPTIONS]		= OSN_KNOB_OPTIONS,
 	[OSN_K_MODE]		= OSN_KNOB_MODE,
 	[OSN_K_TLAT_PERIOD]	= OSN_KNOB_TIMERLAT_PERIOD_US,
+	[OSN_K_PRINT_STACK]	= OSN_KNOB_PRINT_STACK,
 };
 
 void osn_knobs_init(struct osn_knobs *k, const char *dir)
@@ -35,14 +36,11 @@ static void knob_path(const struct osn_knobs *k, enum osn_knob_id id,
 	snprintf(buf, len, "%s/%s", k->dir, osn_knob_names[id]);
 }
 
-int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
-		  size_t len)
+int osn_read_str(const char *path, char *buf, size_t len)
 {
-	char path[512];
 	ssize_t n;
 	int fd;
 
-	knob_path(k, id, path, sizeof(path));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return osn_err("cannot read %s: %s", path, strerror(errno));
@@ -59,6 +57,49 @@ int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
 	return 0;
 }
 
+int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,
+		  size_t len)
+{
+	char path[512];
+
+	knob_path(k, id, path, sizeof(path));
+	return osn_read_str(path, buf, len);
+}
+
+/*
+ * @val to @path: -1 with errno (EIO: a short write), *@opened false when
+ * the file could not even be opened
+ */
+static int write_fd_str(const char *path, const char *val, bool *opened)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	*opened = fd >= 0;
+	if (fd < 0)
+		return -1;
+	n = write(fd, val, len);
+	e = errno;
+	if (close(fd) && n >= 0) {
+		n = -1;
+		e = errno;
+	}
+	errno = n < 0 ? e : EIO;
+	return n >= 0 && (size_t)n == len ? 0 : -1;
+}
+
+int osn_write_str(const char *path, const char *val)
+{
+	bool opened;
+
+	if (write_fd_str(path, val, &opened))
+		return osn_err("cannot write %s to %s: %s", val, path,
+			       strerror(errno));
+	return 0;
+}
+
 /* errno of the last failed write, for osn_knobs_set_mode() */
 static int last_write_errno;
 
@@ -66,27 +107,17 @@ int osn_knob_write(const struct osn_knobs *k, enum osn_knob_id id,
 		   const char *val)
 {
 	char path[512];
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, e;
+	bool opened;
 
 	knob_path(k, id, path, sizeof(path));
 	osn_debug("%s <- '%s'", path, val);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
+	if (!write_fd_str(path, val, &opened))
+		return 0;
+	last_write_errno = errno;
+	if (!opened)
 		return osn_err("cannot write %s: %s", path, strerror(errno));
-	n = write(fd, val, len);
-	e = errno;
-	if (close(fd) && n >= 0) {
-		n = -1;
-		e = errno;
-	}
-	last_write_errno = n < 0 ? e : EIO;
-	if (n < 0 || (size_t)n != len)
-		return osn_err("the module rejected %s=%s: %s",
-			       osn_knob_names[id], val,
-			       n < 0 ? strerror(e) : "short write");
-	return 0;
+	return osn_err("the module rejected %s=%s: %s", osn_knob_names[id],
+		       val, strerror(last_write_errno));
 }
 
 int osn_knobs_save(struct osn_knobs *k)
@@ -197,6 +228,7 @@ int osn_knobs_restore(struct osn_knobs *k)
 
 	restore_one(k, OSN_K_STOP, first);
 	restore_one(k, OSN_K_STOP_TOTAL, first);
+	restore_one(k, OSN_K_PRINT_STACK, first);
 	restore_one(k, OSN_K_THRESHOLD, first);
 	if (!options_last)
 		restore_one(k, OSN_K_OPTIONS, first);

@@ -23,6 +23,7 @@ enum osn_knob_id {
 	OSN_K_OPTIONS,			/* every option, as it reads back */
 	OSN_K_MODE,			/* osnoise or timerlat */
 	OSN_K_TLAT_PERIOD,		/* timerlat_period_us */
+	OSN_K_PRINT_STACK,		/* timerlat's print_stack (us) */
 	OSN_NR_KNOBS
 };
 
@@ -38,6 +39,10 @@ struct osn_knobs {
 };
 
 /* Errors: -1 with the message as the last error (osn_err, util.h). */
+/* A one-line file into @buf, without trailing newline and blanks. */
+int osn_read_str(const char *path, char *buf, size_t len);
+/* Write @val to @path ("cannot write VAL to PATH: strerror"). */
+int osn_write_str(const char *path, const char *val);
 void osn_knobs_init(struct osn_knobs *k, const char *dir);
 /* Read one knob (trailing newline removed). */
 int osn_knob_read(const struct osn_knobs *k, enum osn_knob_id id, char *buf,

@@ -33,6 +33,11 @@ enum {
 	OPT_INTERVAL,
 	OPT_NO_IRQ,
 	OPT_NO_THREAD,
+	OPT_AA_ONLY,
+	OPT_NO_AA,
+	OPT_DUMP_TASKS,
+	OPT_DMA_LATENCY,
+	OPT_DEEPEST_IDLE,
 };
 
 /* What an option handler did with an option. */

@@ -370,11 +370,42 @@ static int unknown_option(const struct parse *ps, enum osn_cmd self)
 	return osn_err("unknown option %s", ps->argv[optind - 1]);
 }
 
-/* Option @c (--@name when long): the command's, common, or a mistake. */
+/* @name is in the NULL-terminated @list (NULL: an empty one). */
+static bool name_in(const char *const *list, const char *name)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/* --@name refused: the commands that take it, in the message. */
+static int refused_long(enum osn_cmd self, const char *name)
+{
+	char who[128] = "";
+	size_t n = 0;
+
+	for (int i = 0; i < OSN_NR_CMDS; i++)
+		if (i != (int)self && !name_in(osn_cmds[i].refused, name) &&
+		    !osn_cmds[i].until_stopped && n < sizeof(who))
+			n += (size_t)snprintf(who + n, sizeof(who) - n, "%s%s",
+					      n ? ", " : "", osn_cmds[i].name);
+	return osn_err("--%s is not an option of osn %s (it is one of osn %s)",
+		       name, osn_cmds[self].name, who);
+}
+
+/*
+ * Option @c (--@name when long, NULL when short): the command's, common,
+ * or a mistake.
+ */
 static int parse_one(struct parse *ps, enum osn_cmd cmd, int c,
 		     const char *name)
 {
-	int r = osn_cmds[cmd].handle(ps->p, c, optarg);
+	int r;
+
+	if (name && name_in(osn_cmds[cmd].refused, name))
+		return refused_long(cmd, name);
+	r = osn_cmds[cmd].handle(ps->p, c, optarg);
 
 	if (r == OPT_NOT_MINE)
 		r = common_opt(ps, c, optarg);
@@ -385,6 +416,8 @@ static int parse_one(struct parse *ps, enum osn_cmd cmd, int c,
 	if (c == '?')
 		return unknown_option(ps, cmd);
 	/* another command's long option: @name is its entry */
+	if (!name)
+		return osn_err("unknown option -%c", c);
 	return osn_err("--%s is an option of osn %s", name, long_owner(name));
 }
 
@@ -398,6 +431,7 @@ static void set_defaults(struct osn_params *p, enum osn_cmd cmd)
 	p->entries = 256;
 	p->causes_max = 5;
 	p->tlat_period_us = OSN_DEFAULT_TIMERLAT_PERIOD_US;
+	p->dma_latency_us = -1;
 	if (osn_cmds[cmd].defaults)
 		osn_cmds[cmd].defaults(p);
 }
@@ -410,7 +444,7 @@ int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
 	};
 	struct option longopts[MAX_LONGOPTS];
 	char shortopts[64];
-	int c, r, li = 0;	/* getopt's index of the last long option */
+	int c, r, li;	/* getopt's index of a long option, else -1 */
 
 	set_defaults(p, cmd);
 	/* leading ':': a missing value is told from an unknown option */
@@ -419,8 +453,9 @@ int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
 	merge_longopts(longopts);
 	optind = 0;	/* full re-initialisation (glibc) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
-		r = parse_one(&ps, cmd, c, longopts[li].name);
+	while ((li = -1,
+		c = getopt_long(argc, argv, shortopts, longopts, &li)) != -1) {
+		r = parse_one(&ps, cmd, c, li >= 0 ? longopts[li].name : NULL);
 		if (r == OPT_END)
 			return 0;
 		if (r == OPT_ERR)
@@ -467,11 +502,52 @@ static const char *common_help =
 "  -D, --debug                print what osn does to tracefs and the module\n"
 "  -h, --help                 this help\n";
 
+/*
+ * The long name of the option a help line starts ("  -c, --cpus CPULIST
+ * ..." -> "cpus"), into @name; false for a continuation line.
+ */
+static bool help_line_name(const char *line, size_t len, char *name,
+			   size_t size)
+{
+	const char *end = line + len, *dd;
+	size_t n = 0;
+
+	while (line < end && *line == ' ')
+		line++;
+	if (line == end || *line != '-')
+		return false;
+	dd = memmem(line, (size_t)(end - line), "--", 2);
+	if (dd)
+		for (dd += 2; dd < end && n + 1 < size &&
+		     (*dd == '-' || (*dd >= 'a' && *dd <= 'z')); dd++)
+			name[n++] = *dd;
+	name[n] = '\0';
+	return true;
+}
+
+/* The common help without the options @hides names, and their lines. */
+void osn_help_filter(FILE *f, const char *help, const char *const *hides)
+{
+	bool skip = false;
+	char name[64];
+
+	for (const char *l = help; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l + 1) : strlen(l);
+
+		if (help_line_name(l, len, name, sizeof(name)))
+			skip = name_in(hides, name);
+		if (!skip)
+			fwrite(l, 1, len, f);
+		l += len;
+	}
+}
+
 void osn_usage(enum osn_cmd cmd, FILE *f)
 {
 	fprintf(f, "usage: osn %s [options]\n\n%s\n", osn_cmds[cmd].name,
 		osn_cmds[cmd].about);
-	fputs(common_help, f);
+	osn_help_filter(f, common_help, osn_cmds[cmd].help_hides);
 	fputs(osn_cmds[cmd].help, f);
 	fputs("\nExit status: 0 ran to the end, 1 error, 2 stop condition hit.\n",
 	      f);

@@ -94,6 +94,14 @@ struct osn_params {
 	bool no_irq, no_thread;		/* hist --no-irq, --no-thread */
 	enum osn_tlat_threads tlat_threads;	/* -k (default), -u, -U */
 	bool tlat_kernel;		/* -k given (fatal with -u or -U) */
+	uint64_t stack_us;		/* -s/--stack: print_stack; 0 = off */
+	bool nano;			/* -n: the tables in ns */
+	bool aa_only;			/* top --aa-only: the analysis only */
+	bool no_aa;			/* --no-aa: no analysis at a stop */
+	bool dump_tasks;		/* --dump-tasks: at a stop */
+	int64_t dma_latency_us;		/* --dma-latency; -1 = not held */
+	bool have_idle_state;		/* --deepest-idle-state given */
+	int deepest_idle_state;		/* its N; -1 = every state off */
 
 	/* hist */
 	uint64_t bucket_us;		/* -b */
@@ -115,6 +123,12 @@ int osn_parse_args(enum osn_cmd cmd, int argc, char **argv, int nr_cpus,
 void osn_params_free(struct osn_params *p);
 
 void osn_usage(enum osn_cmd cmd, FILE *f);
+/*
+ * @help (option lines, each "  -x, --name ..." or "      --name ...",
+ * then continuation lines) to @f without the options whose long name is
+ * in the NULL-terminated @hides (NULL: none).
+ */
+void osn_help_filter(FILE *f, const char *help, const char *const *hides);
 const char *osn_cmd_name(enum osn_cmd cmd);
 /* The length of the command's period: -p (timerlat's or the workload's). */
 uint64_t osn_params_period_us(const struct osn_params *p);

@@ -85,6 +85,7 @@ void osn_json_hist(FILE *f, const struct osn_hist *h,
 /* osn timerlat (tlat.h): top's table, hist's histogram, their JSON */
 struct osn_tlat_view;
 struct osn_tlat_aa;
+struct osn_cpu_task;
 void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 			 const struct osn_report_info *info);
 void osn_render_tlat_hist(FILE *f, const struct osn_tlat_view *v,
@@ -95,6 +96,14 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 		   const struct osn_tlat_aa *aa);
 /* rtla's "## CPU N hit stop tracing, analyzing it ##"; @aa NULL: none */
 void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa);
+/*
+ * --dump-tasks, as rtla's "Printing CPU tasks:": per measured CPU
+ * ("[NNN]"), its @ntasks @tasks as comm:pid, or "idle" without one.
+ */
+void osn_render_tlat_tasks(FILE *f, const int *cpus, size_t ncpus,
+			   const struct osn_cpu_task *tasks, int ntasks);
+/* --aa-only without a stop: "  Max latency was X us" (rtla's line). */
+void osn_render_tlat_max(FILE *f, const struct osn_tlat_view *v);
 
 /* "osn hit stop tracing" and the explanation. */
 void osn_render_stop(FILE *f, const struct osn_explanation *x);

@@ -14,30 +14,40 @@
 
 static const char *const ctx_titles[OSN_TLAT_NCTX] = { "IRQ", "Thr", "Usr" };
 
+/* ns per unit shown: 1000 (us), or 1 with -n */
+static unsigned unit_of(const struct osn_tlat_view *v)
+{
+	return v->unit_ns ? v->unit_ns : 1000;
+}
+
 /* "cur min avg max" of one context, each "%9llu", "-" without samples */
-static void top_cells(FILE *f, const struct osn_tlat_stat *s, const char *end)
+static void top_cells(FILE *f, const struct osn_tlat_stat *s, unsigned unit,
+		      const char *end)
 {
 	if (!s->count) {
 		fprintf(f, "%9s %9s %9s %9s%s", "-", "-", "-", "-", end);
 		return;
 	}
 	fprintf(f, "%9llu %9llu %9llu %9llu%s",
-		(unsigned long long)(s->cur / 1000),
-		(unsigned long long)(s->min / 1000),
-		(unsigned long long)(s->sum / s->count / 1000),
-		(unsigned long long)(s->max / 1000), end);
+		(unsigned long long)(s->cur / unit),
+		(unsigned long long)(s->min / unit),
+		(unsigned long long)(s->sum / s->count / unit),
+		(unsigned long long)(s->max / unit), end);
 }
 
 void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 			 const struct osn_report_info *info)
 {
 	char elapsed[32];
+	const char *u = osn_tlat_unit(unit_of(v));
 
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
 	fprintf(f, "%37sTimer Latency\n", "");
-	fprintf(f, "%-14s |          IRQ Timer Latency (us)        |         Thread Timer Latency (us)%s\n",
-		elapsed,
-		v->user ? "      |    Ret user Timer Latency (us)" : "");
+	fprintf(f, "%-14s |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)",
+		elapsed, u, u);
+	if (v->user)
+		fprintf(f, "      |    Ret user Timer Latency (%s)", u);
+	fputc('\n', f);
 	fprintf(f, "CPU COUNT      |      cur       min       avg       max |      cur       min       avg       max%s\n",
 		v->user ? " |      cur       min       avg       max" : "");
 	for (size_t i = 0; i < v->ncpus; i++) {
@@ -48,10 +58,10 @@ void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 			continue;
 		fprintf(f, "%3d #%-9llu |", v->cpus[i],
 			(unsigned long long)c->ctx[0].count);
-		top_cells(f, &c->ctx[0], " |");
-		top_cells(f, &c->ctx[1], v->user ? " |" : "\n");
+		top_cells(f, &c->ctx[0], unit_of(v), " |");
+		top_cells(f, &c->ctx[1], unit_of(v), v->user ? " |" : "\n");
 		if (v->user)
-			top_cells(f, &c->ctx[2], "\n");
+			top_cells(f, &c->ctx[2], unit_of(v), "\n");
 	}
 	if (info->unmeasured)
 		fprintf(f, "not measured (counts as noise): %s\n",
@@ -109,7 +119,8 @@ static void hist_header(FILE *f, const struct osn_tlat_view *v,
 	char elapsed[32];
 
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
-	fputs("# osn timerlat histogram\n# Time unit is microseconds (us)\n", f);
+	fprintf(f, "# osn timerlat histogram\n# Time unit is %s\n",
+		unit_of(v) == 1 ? "nanoseconds (ns)" : "microseconds (us)");
 	fprintf(f, "# Duration: %s\n", elapsed);
 	if (!v->no_index)
 		fputs("Index", f);
@@ -155,12 +166,13 @@ static void hist_summary(FILE *f, const struct osn_tlat_view *v,
 			fputs(labels[r], f);
 		for (size_t i = 0; i < c->n; i++) {
 			const struct osn_tlat_stat *s = c->s[i];
-			uint64_t val[] = { s->over, s->count, s->min / 1000, 0,
-					   s->max / 1000 };
+			uint64_t val[] = { s->over, s->count, s->min / unit_of(v),
+					   0, s->max / unit_of(v) };
 
 			/* rtla's avg has 2 decimals */
 			if (r == 3)
-				fprintf(f, "%9.2f ", (double)s->sum / s->count / 1000);
+				fprintf(f, "%9.2f ",
+					(double)s->sum / s->count / unit_of(v));
 			else
 				fprintf(f, "%9llu ", (unsigned long long)val[r]);
 		}
@@ -364,4 +376,40 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 		us2(f, "Thread latency:", aa->thread_ns, total);
 	else
 		us2(f, "IRQ latency:", aa->irq_ns, total);
+}
+
+void osn_render_tlat_tasks(FILE *f, const int *cpus, size_t ncpus,
+			   const struct osn_cpu_task *tasks, int ntasks)
+{
+	fputs("Printing CPU tasks:\n", f);
+	for (size_t i = 0; i < ncpus; i++) {
+		bool any = false;
+
+		for (int k = 0; k < ntasks; k++) {
+			if (tasks[k].cpu != cpus[i])
+				continue;
+			fprintf(f, "    [%.3d] %24s:%d\n", cpus[i], tasks[k].comm,
+				tasks[k].pid);
+			any = true;
+		}
+		if (!any)
+			fprintf(f, "    [%.3d] %24s\n", cpus[i], "idle");
+	}
+}
+
+void osn_render_tlat_max(FILE *f, const struct osn_tlat_view *v)
+{
+	uint64_t max = 0;
+
+	/* the thread's latency, as rtla's tracing_max_latency */
+	for (size_t i = 0; i < v->ncpus; i++) {
+		const struct osn_tlat_cpu *c = &v->cpu[v->cpus[i]];
+
+		for (int x = 0; x < OSN_TLAT_NCTX; x++)
+			if (x != 0 && c->ctx[x].count && c->ctx[x].max > max)
+				max = c->ctx[x].max;
+	}
+	fprintf(f, "  Max latency was %llu.%02llu us\n",
+		(unsigned long long)(max / 1000),
+		(unsigned long long)(max % 1000 / 10));
 }

@@ -72,6 +72,15 @@ int osn_run_knobs_write(struct osn_tool *t);
 /* No sample came: why, from the module's start error, if it says. */
 void osn_run_knobs_warn_no_samples(const struct osn_tool *t);
 
+/* ---- run_tune.c: the CPUs tuned for the run ------------------------------- */
+
+/*
+ * --dma-latency (held open until osn_run_tune_free()) and
+ * --deepest-idle-state (journaled in the session, restored at its end).
+ */
+int osn_run_tune_set(struct osn_tool *t);
+void osn_run_tune_free(struct osn_tool *t);
+
 /* ---- run_stop.c: the stop conditions (-s, -S) ------------------------------ */
 
 struct osn_stop {

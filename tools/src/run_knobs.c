@@ -105,6 +105,11 @@ int osn_run_knobs_write(struct osn_tool *t)
 			 (unsigned long long)t->p->tlat_period_us);
 		if (osn_knobs_set(k, OSN_K_TLAT_PERIOD, v))
 			return -1;
+		/* -s: the IRQ's stack (osn:timerlat_stack, in -t's trace) */
+		snprintf(v, sizeof(v), "%llu",
+			 (unsigned long long)t->p->stack_us);
+		if (osn_knobs_set(k, OSN_K_PRINT_STACK, v))
+			return -1;
 	}
 	if (osn_knobs_set(k, OSN_K_STOP, "0") ||
 	    osn_knobs_set(k, OSN_K_STOP_TOTAL, "0") ||

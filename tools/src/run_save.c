@@ -81,12 +81,13 @@ static int setup_trace_event(struct tracefs_instance *tinst,
 {
 	const char *ev = e->event[0] ? e->event : NULL;
 
-	if (osn_event_enable(tinst, e->system, ev))
-		return -1;
 	if ((e->filter || e->trigger) && !ev)
 		return osn_err("%s needs -e sys:event, not a whole system (%s)",
 			       e->filter ? "--filter" : "--trigger", e->system);
+	/* the filter first: no unfiltered event between enable and filter */
 	if (e->filter && osn_event_filter(tinst, e->system, ev, e->filter))
+		return -1;
+	if (osn_event_enable(tinst, e->system, ev))
 		return -1;
 	if (e->trigger &&
 	    osn_event_trigger(tinst, e->system, ev, e->trigger))

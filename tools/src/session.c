@@ -102,11 +102,32 @@ struct record {
 	int ninstances;
 	int top_tracing_on;
 	struct osn_knobs knobs;
+	struct osn_saved_file files[OSN_MAX_SAVED_FILES];
+	int nfiles;
 };
+
+/* "file PATH VALUE" */
+static void load_file_line(struct osn_saved_file *files, int *n,
+			   const char *line)
+{
+	const char *path = line + 5, *sp = strrchr(path, ' ');
+
+	if (*n >= OSN_MAX_SAVED_FILES || !sp || sp == path ||
+	    (size_t)(sp - path) >= sizeof(files[0].path))
+		return;
+	memcpy(files[*n].path, path, (size_t)(sp - path));
+	files[*n].path[sp - path] = '\0';
+	osn_strlcpy(files[*n].value, sp + 1, sizeof(files[0].value));
+	(*n)++;
+}
+
+/* The record: knobs, instances and up to OSN_MAX_SAVED_FILES files. */
+#define RECORD_MAX	(16384 + OSN_MAX_SAVED_FILES * 128)
 
 static void read_record(int fd, struct record *r)
 {
-	char buf[8192], *line, *save = NULL;
+	static char buf[RECORD_MAX];
+	char *line, *save = NULL;
 	ssize_t n;
 
 	memset(r, 0, sizeof(*r));
@@ -130,7 +151,22 @@ static void read_record(int fd, struct record *r)
 			r->top_tracing_on = atoi(line + 11);
 		else if (!strncmp(line, "knob ", 5))
 			osn_knobs_load_line(&r->knobs, line);
+		else if (!strncmp(line, "file ", 5))
+			load_file_line(r->files, &r->nfiles, line);
 	}
+}
+
+/* Put the saved files back, last changed first; -1 if one failed. */
+static int restore_files(const struct osn_saved_file *files, int n)
+{
+	char first[OSN_ERR_LEN] = "";
+
+	for (int i = n; i-- > 0;) {
+		osn_debug("%s <- %s", files[i].path, files[i].value);
+		if (osn_write_str(files[i].path, files[i].value))
+			osn_err_keep_first(first);
+	}
+	return first[0] ? osn_err("%s", first) : 0;
 }
 
 static const char *const all_instances[] = {
@@ -150,7 +186,7 @@ static void recover(const struct record *r)
 	for (int i = 0; all_instances[i]; i++)
 		if (tracefs_instance_exists(all_instances[i]))
 			found++;
-	if (!r->pid && !found)
+	if (!r->pid && !found && !r->nfiles)
 		return;
 	if (r->pid)
 		osn_warn("cleaning up after a previous osn%s%s%s that did not exit cleanly (pid %ld)",
@@ -165,6 +201,8 @@ static void recover(const struct record *r)
 		if (osn_instance_remove(all_instances[i]))
 			osn_err_print();
 	if (!access(osn_knob_dir(), F_OK) && osn_knobs_restore(&k))
+		osn_err_print();
+	if (restore_files(r->files, r->nfiles))
 		osn_err_print();
 	if (r->top_tracing_on == 1)
 		tracefs_trace_on(NULL);
@@ -240,7 +278,32 @@ void osn_session_persist(struct osn_session *s)
 	if (s->top_tracing_on >= 0)
 		fprintf(f, "tracing_on %d\n", s->top_tracing_on);
 	osn_knobs_dump(&s->knobs, f);
+	for (int i = 0; i < s->nfiles; i++)
+		fprintf(f, "file %s %s\n", s->files[i].path, s->files[i].value);
 	fclose(f);
+}
+
+int osn_session_set_file(struct osn_session *s, const char *path,
+			 const char *value)
+{
+	struct osn_saved_file *sf;
+	char old[sizeof(sf->value)];
+
+	if (osn_read_str(path, old, sizeof(old)))
+		return -1;
+	if (!strcmp(old, value))
+		return 0;
+	if (s->nfiles == OSN_MAX_SAVED_FILES)
+		return osn_err("more than %d system files to change",
+			       OSN_MAX_SAVED_FILES);
+	if (strlen(path) >= sizeof(sf->path))
+		return osn_err("%s: path too long", path);
+	sf = &s->files[s->nfiles++];
+	osn_strlcpy(sf->path, path, sizeof(sf->path));
+	osn_strlcpy(sf->value, old, sizeof(sf->value));
+	osn_session_persist(s);		/* journal first: a kill restores */
+	osn_debug("%s <- %s (was %s)", path, value, old);
+	return osn_write_str(path, value);
 }
 
 void osn_session_add_instance(struct osn_session *s, const char *name)
@@ -284,6 +347,10 @@ int osn_session_end(struct osn_session *s)
 	s->ninstances = 0;
 	if (!access(osn_knob_dir(), F_OK) && osn_knobs_restore(&s->knobs))
 		ret = osn_err_keep_first(first);
+	if (restore_files(s->files, s->nfiles))
+		ret = osn_err_keep_first(first);
+	else
+		s->nfiles = 0;
 	if (s->top_tracing_on == 1)
 		wait_workload_gone();
 	if (s->top_tracing_on == 1 && tracefs_trace_is_on(NULL) == 0) {

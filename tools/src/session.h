@@ -20,6 +20,16 @@
 #define OSN_LOCK_FILE		"osn.lock"
 #define OSN_MAX_INSTANCES	4
 
+/*
+ * A system file the run changed (a cpuidle state's disable): its value
+ * before, put back at the end, or by the next osn after a crash.
+ */
+#define OSN_MAX_SAVED_FILES	512
+struct osn_saved_file {
+	char path[96];
+	char value[16];
+};
+
 struct osn_session {
 	int fd;
 	char path[256];
@@ -28,6 +38,8 @@ struct osn_session {
 	char instances[OSN_MAX_INSTANCES][64];
 	int ninstances;
 	int top_tracing_on;		/* saved top-level tracing_on, -1 unknown */
+	struct osn_saved_file files[OSN_MAX_SAVED_FILES];
+	int nfiles;
 };
 
 /* Set by the SIGINT/SIGTERM/SIGHUP handler. */
@@ -53,6 +65,14 @@ int osn_session_begin(struct osn_session *s, const char *tool);
 /* Record the current state in the lock file (call after each change). */
 void osn_session_persist(struct osn_session *s);
 void osn_session_add_instance(struct osn_session *s, const char *name);
+/*
+ * Write @value to the system file @path, its value before saved in the
+ * journal first (a "file PATH VALUE" line): put back by
+ * osn_session_end(), or by the next osn (osn cleanup) if this one is
+ * killed.  -1 with osn_err() if it cannot be read or written.
+ */
+int osn_session_set_file(struct osn_session *s, const char *path,
+			 const char *value);
 /*
  * Undo everything: instances, knobs, tracing_on; release the lock.
  * Returns -1 (osn_err: the first failure) if something could not be

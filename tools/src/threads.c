@@ -15,17 +15,25 @@
 #include <unistd.h>
 
 #include "osn/osn_abi.h"
+#include "cmd.h"
 #include "run.h"
 #include "threads.h"
+#include "tlat.h"
 
 int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 		     int max)
+{
+	return osn_find_threads_named(OSN_THREAD_PREFIX, cpus, out, max);
+}
+
+int osn_find_threads_named(const char *prefix, const struct osn_cpuset *cpus,
+			   struct osn_thread *out, int max)
 {
 	enum pids_item items[] = { PIDS_ID_PID, PIDS_CMD };
 	enum { I_PID, I_CMD };	/* the items' places in a stack */
 	struct pids_info *info = NULL;
 	struct pids_fetch *all;
-	size_t plen = strlen(OSN_THREAD_PREFIX);
+	size_t plen = strlen(prefix);
 	int n = 0;
 
 	if (procps_pids_new(&info, items, ARRAY_SIZE(items)) < 0)
@@ -38,7 +46,7 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 		char *end;
 		long cpu;
 
-		if (!cmd || strncmp(cmd, OSN_THREAD_PREFIX, plen))
+		if (!cmd || strncmp(cmd, prefix, plen))
 			continue;
 		cpu = strtol(cmd + plen, &end, 10);
 		if (end == cmd + plen || *end || cpu < 0 || cpu >= OSN_MAX_CPUS)
@@ -55,6 +63,45 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 	if (!all)
 		return -1;
 	return n < max ? n : max;
+}
+
+static bool cpu_in(const int *cpus, size_t ncpus, int cpu)
+{
+	for (size_t i = 0; i < ncpus; i++)
+		if (cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+int osn_cpu_tasks(const int *cpus, size_t ncpus, struct osn_cpu_task *out,
+		  int max)
+{
+	enum pids_item items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_CMD,
+				   PIDS_STATE, PIDS_PROCESSOR };
+	enum { I_PID, I_TGID, I_CMD, I_STATE, I_CPU };
+	struct pids_info *info = NULL;
+	struct pids_fetch *all;
+	int n = 0;
+
+	if (procps_pids_new(&info, items, ARRAY_SIZE(items)) < 0)
+		return osn_err("--dump-tasks: cannot read /proc");
+	all = procps_pids_reap(info, PIDS_FETCH_THREADS_TOO);
+	for (int i = 0; all && i < all->counts->total && n < max; i++) {
+		struct pids_stack *st = all->stacks[i];
+		const char *cmd = OSN_PIDS_VAL(I_CMD, str, st, info);
+		int cpu = OSN_PIDS_VAL(I_CPU, s_int, st, info);
+
+		if (OSN_PIDS_VAL(I_STATE, s_ch, st, info) != 'R' ||
+		    OSN_PIDS_VAL(I_TGID, s_int, st, info) == getpid() ||
+		    !cpu_in(cpus, ncpus, cpu))
+			continue;
+		out[n].cpu = cpu;
+		out[n].pid = OSN_PIDS_VAL(I_PID, s_int, st, info);
+		osn_strlcpy(out[n].comm, cmd ? cmd : "?", sizeof(out[n].comm));
+		n++;
+	}
+	procps_pids_unref(&info);
+	return all ? n : osn_err("--dump-tasks: cannot read /proc");
 }
 
 /* struct sched_attr of sched_setattr(2); glibc 2.36 has no wrapper. */
@@ -216,6 +263,9 @@ int osn_run_threads_attach(struct osn_tool *t)
 	if (!(t->ops->parts & OSN_PART_THREADS) ||
 	    (p->sched.policy == OSN_SCHED_NONE && !p->cgroup))
 		return 0;
+	/* timerlat's -u processes take -P and -C themselves (tlat_user.c) */
+	if (osn_cmd_desc(p->cmd)->mode && p->tlat_threads != OSN_TLAT_KERNEL)
+		return 0;
 	t->threads = malloc(sizeof(*t->threads));
 	if (!t->threads)
 		return osn_err("out of memory");
@@ -228,13 +278,21 @@ int osn_run_threads_attach(struct osn_tool *t)
 	return 0;
 }
 
-/* Up to 10 s for the osn/N threads of the measured CPUs; how many came. */
+/* The workload threads' names: osn/N, or timerlat's timerlat/N. */
+static const char *thread_prefix(const struct osn_tool *t)
+{
+	return osn_cmd_desc(t->p->cmd)->mode ? OSN_TLAT_THREAD_PREFIX :
+		OSN_THREAD_PREFIX;
+}
+
+/* Up to 10 s for the workload threads of the measured CPUs; how many came. */
 static int wait_for_threads(struct osn_tool *t, struct osn_thread *th)
 {
 	int n = 0;
 
 	for (int tries = 0; tries < 100; tries++) {
-		n = osn_find_threads(&t->measured, th, (int)t->ncpus);
+		n = osn_find_threads_named(thread_prefix(t), &t->measured, th,
+					   (int)t->ncpus);
 		if (n >= (int)t->ncpus || !osn_tool_sleep_ms(100))
 			break;
 	}
@@ -245,11 +303,11 @@ static int sched_threads(struct osn_tool *t, const struct osn_thread *th,
 			 int n, const char *prio)
 {
 	for (int i = 0; i < n; i++) {
-		osn_debug("sched_setattr(%s%d, pid %d, %s)", OSN_THREAD_PREFIX,
+		osn_debug("sched_setattr(%s%d, pid %d, %s)", thread_prefix(t),
 			  th[i].cpu, (int)th[i].pid, prio);
 		if (osn_apply_sched(th[i].pid, &t->p->sched))
 			return osn_err("-P %s on %s%d (pid %d): %s", prio,
-				       OSN_THREAD_PREFIX, th[i].cpu,
+				       thread_prefix(t), th[i].cpu,
 				       (int)th[i].pid, strerror(errno));
 	}
 	return 0;
@@ -267,16 +325,16 @@ static int cgroup_threads(struct osn_tool *t, const struct osn_thread *th,
 			  int n)
 {
 	for (int i = 0; i < n; i++) {
-		osn_debug("-C: %s%d (pid %d)", OSN_THREAD_PREFIX, th[i].cpu,
+		osn_debug("-C: %s%d (pid %d)", thread_prefix(t), th[i].cpu,
 			  (int)th[i].pid);
 		if (!osn_cgroup_move(t->threads->cgroup_fd, th[i].pid))
 			continue;
 		if (errno != EINVAL)
 			return osn_err("Failed to move threads to cgroup: %s%d (pid %d): %s",
-				       OSN_THREAD_PREFIX, th[i].cpu,
+				       thread_prefix(t), th[i].cpu,
 				       (int)th[i].pid, strerror(errno));
 		osn_warn("-C: the kernel does not move %s%d (pid %d), a kthread bound to its CPU (%s): the workload threads stay in their cgroup",
-			 OSN_THREAD_PREFIX, th[i].cpu, (int)th[i].pid,
+			 thread_prefix(t), th[i].cpu, (int)th[i].pid,
 			 strerror(errno));
 		return 0;
 	}
@@ -301,12 +359,12 @@ int osn_run_threads_setup(struct osn_tool *t)
 		osn_format_sched(&p->sched, prio, sizeof(prio));
 	if ((p->sched.policy == OSN_SCHED_FIFO ||
 	     p->sched.policy == OSN_SCHED_RR) &&
-	    p->runtime_us == p->period_us)
+	    !osn_cmd_desc(p->cmd)->mode && p->runtime_us == p->period_us)
 		osn_warn("-P %s with runtime = period: the measured CPUs run nothing else but what real-time throttling allows (their timers and kthreads starve); consider -r < -p",
 			 prio);
 	if (n <= 0) {
 		osn_err("%s: no workload thread %sN for cpus %.200s appeared in 10 s",
-			prio[0] ? "-P" : "-C", OSN_THREAD_PREFIX, t->cpus_str);
+			prio[0] ? "-P" : "-C", thread_prefix(t), t->cpus_str);
 		free(th);
 		return osn_interrupted ? 0 : -1;
 	}

@@ -12,6 +12,9 @@
  * -k (the default) has the module's timerlat/N threads measure; -u and
  * -U its user-space mode (NO_OSNOISE_WORKLOAD), -u with osn's own
  * timerlatu/N processes (tlat_user.c), both with the return from user.
+ * --aa-only prints the analysis alone, --no-aa none; --dump-tasks adds
+ * the tasks running on the measured CPUs (from /proc, read right after
+ * the stop: the analysis's events name only the interference).
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -21,8 +24,11 @@
 #include "osn/osn_abi.h"
 #include "osn.h"
 #include "run.h"
+#include "threads.h"
 #include "tlat.h"
 #include "tlat_user.h"
+
+#define OSN_TLAT_MAX_TASKS	256
 
 struct tlat {
 	struct osn_tlat_cpu *cpu;	/* indexed by cpu */
@@ -30,6 +36,8 @@ struct tlat {
 	struct osn_tlat_aa aa;		/* the stop's analysis */
 	bool have_aa;
 	struct osn_tlat_user *user;	/* -u: the timerlatu/N processes */
+	struct osn_cpu_task tasks[OSN_TLAT_MAX_TASKS];	/* --dump-tasks */
+	int ntasks;
 };
 
 static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
@@ -50,6 +58,7 @@ static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
 	v->no_summary = p->no_summary;
 	v->no_header = p->no_header;
 	v->no_index = p->no_index;
+	v->unit_ns = p->nano ? 1 : 1000;
 }
 
 static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
@@ -58,7 +67,7 @@ static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 
 	if (ev->type == OSN_E_TLAT)
 		osn_tlat_add(&tl->cpu[ev->cpu], ev, t->p->bucket_us,
-			     t->p->entries);
+			     t->p->entries, t->p->nano ? 1 : 1000);
 }
 
 /*
@@ -115,6 +124,14 @@ static void top_tick(struct osn_tool *t)
 
 static void top_table(struct osn_tool *t)
 {
+	struct osn_tlat_view v;
+
+	if (t->p->aa_only) {	/* the analysis only; rtla's line without */
+		tlat_view(t, &v);
+		if (!t->stopped)
+			osn_render_tlat_max(t->out.text, &v);
+		return;
+	}
 	print_top(t, !t->p->quiet && isatty(fileno(t->out.text)) &&
 		  !osn_debug_level);
 }
@@ -141,7 +158,7 @@ static void tlat_analyse(struct osn_tool *t)
 	struct osn_tlat_aa aa;
 
 	tl->have_aa = false;
-	if (!st || !t->stopped || !st->rings)
+	if (!st || !t->stopped || !st->rings || t->p->no_aa)
 		return;
 	if (st->have_ev && st->ev.cpu >= 0 && st->ev.cpu < t->nr_cpus) {
 		tl->have_aa = !osn_tlat_analyze(&st->rings[st->ev.cpu],
@@ -157,12 +174,29 @@ static void tlat_analyse(struct osn_tool *t)
 		}
 }
 
+/* --dump-tasks: who runs on the measured CPUs now, after a stop. */
+static void tlat_read_tasks(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+
+	tl->ntasks = 0;
+	if (!t->p->dump_tasks || !t->stopped)
+		return;
+	tl->ntasks = osn_cpu_tasks(t->cpus, t->ncpus, tl->tasks,
+				   OSN_TLAT_MAX_TASKS);
+	if (tl->ntasks < 0) {
+		osn_err_print();
+		tl->ntasks = 0;
+	}
+}
+
 /* The analysis with its causes' functions named. */
 static int tlat_finish(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 
 	/* collection is over: nothing more to measure */
+	tlat_read_tasks(t);
 	osn_tlat_user_stop(tl->user);
 	tl->user = NULL;
 	tlat_analyse(t);
@@ -175,7 +209,13 @@ static void tlat_stop(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 
-	osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
+	if (t->p->no_aa)
+		fputs("osn timerlat hit stop tracing\n", t->out.text);
+	else
+		osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
+	if (t->p->dump_tasks)
+		osn_render_tlat_tasks(t->out.text, t->cpus, t->ncpus,
+				      tl->tasks, tl->ntasks);
 }
 
 /* --on-threshold continue: each hit's analysis as it comes. */
@@ -183,6 +223,7 @@ static void tlat_hit_print(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 
+	tlat_read_tasks(t);
 	if (tl->have_aa)
 		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
 	tlat_stop(t);
@@ -260,7 +301,7 @@ static void tlat_destroy(struct osn_tool *t)
 }
 
 #define TLAT_CALLBACKS					\
-	.parts = OSN_PART_STOP | OSN_PART_SAVE,		\
+	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS, \
 	.init = tlat_init,				\
 	.start = tlat_start,				\
 	.on_event = tlat_on_event,			\

@@ -10,7 +10,7 @@
 #include "util.h"
 
 void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
-		  uint64_t bucket_us, unsigned entries)
+		  uint64_t bucket, unsigned entries, unsigned unit_ns)
 {
 	struct osn_tlat_stat *s;
 	uint64_t ns = ev->tlat.latency, b;
@@ -26,10 +26,10 @@ void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
 	s->cur = ns;
 	s->sum += ns;
 	s->count++;
-	if (!s->buckets || !bucket_us)
+	if (!s->buckets || !bucket || !unit_ns)
 		return;
-	/* rtla's buckets: the latency in whole us over the bucket size */
-	b = ns / 1000 / bucket_us;
+	/* rtla's buckets: the latency in whole units over the bucket size */
+	b = ns / unit_ns / bucket;
 	if (b < entries)
 		s->buckets[b]++;
 	else

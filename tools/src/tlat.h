@@ -39,11 +39,28 @@ struct osn_tlat_view {
 	bool irq, thread;		/* the contexts shown (hist) */
 	bool user;			/* -u/-U: the return from user too */
 	bool with_zeros, no_summary, no_header, no_index;
+	unsigned unit_ns;		/* 1000: us; 1: ns (-n) */
 };
 
-/* One osn:timerlat_sample into its CPU's numbers (hist when buckets). */
+/* --dump-tasks: a task that was running, or ready to, on a measured CPU. */
+struct osn_cpu_task {
+	int cpu;			/* its last CPU */
+	int pid;			/* the thread's id */
+	char comm[16];
+};
+
+/*
+ * One osn:timerlat_sample into its CPU's numbers (hist when buckets):
+ * @bucket is the bucket size in @unit_ns units (1000: us, 1: ns with -n).
+ */
 void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
-		  uint64_t bucket_us, unsigned entries);
+		  uint64_t bucket, unsigned entries, unsigned unit_ns);
+
+/* -n: "ns", else "us", the unit of the tables */
+static inline const char *osn_tlat_unit(unsigned unit_ns)
+{
+	return unit_ns == 1 ? "ns" : "us";
+}
 
 #define OSN_TLAT_MAX_PARTS	32
 

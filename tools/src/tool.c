@@ -216,6 +216,7 @@ static void tool_init(struct osn_tool *t, const struct osn_tool_ops *ops,
 {
 	memset(t, 0, sizeof(*t));
 	t->session.fd = -1;	/* no session yet: nothing to end */
+	t->dma_fd = -1;
 	t->p = p;
 	t->ops = ops;
 	t->nr_cpus = nr_cpus;
@@ -248,8 +249,8 @@ static int tool_setup(struct osn_tool *t)
 	if (osn_other_users(ours, who, sizeof(who)) > 0)
 		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
 			 who);
-	if (osn_run_knobs_set(t) || setup_instances(t) ||
-	    osn_run_threads_setup(t))
+	if (osn_run_knobs_set(t) || osn_run_tune_set(t) ||
+	    setup_instances(t) || osn_run_threads_setup(t))
 		return -1;
 	return 0;
 }
@@ -511,6 +512,7 @@ static int tool_teardown(struct osn_tool *t, int ret)
 	osn_run_save_free(t);
 	if (t->inst)
 		tracefs_instance_free(t->inst);
+	osn_run_tune_free(t);
 	if (osn_session_end(&t->session)) {
 		osn_warn("could not restore everything: %s (run 'osn cleanup')",
 			 osn_last_err());

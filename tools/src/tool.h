@@ -118,6 +118,7 @@ struct osn_tool {
 	uint64_t threshold_us;		/* effective */
 
 	struct osn_session session;
+	int dma_fd;			/* --dma-latency's, or -1 */
 	struct tracefs_instance *inst;	/* the tool's instance */
 	struct osn_decoder dec;
 	struct osn_output out;
