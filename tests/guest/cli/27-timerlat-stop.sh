@@ -9,6 +9,9 @@
 # stopped by an emulator gap (the analysis shows at least the threshold as
 # "Not in any noise event") is retried, twice at most.
 # -a stops too, on the IRQ or the thread, and saves the trace.
+# -i stops on the IRQ latency: tracing stops inside the timer's interrupt,
+# which the stall holds, so its noise event never comes; the analysis
+# names the callback that held it, the injector's, as running at the stop.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -89,4 +92,24 @@ assert_ge "${lat:-0}" $T_US "the stop's latency (us)"
 grep -q 'timerlat_sample: timer_latency=' "$CLI_OUT/a.txt" ||
 	fail "no timerlat_sample in the saved trace"
 assert_eq "$(cat "$OSN_PARAMS/stop_tracing_us")" 0 "IRQ stop after"
+
+# -i: the IRQ stop.  Retried, twice at most, only on the emulator's
+# signature: the interrupt itself came late (an IRQ handler delay of at
+# least the limit), with no callback running in it.
+try=0
+while :; do
+	stall -i $T_US
+	lat=$(sed -n 's/^ *IRQ latency: *\([0-9]*\)\..*(100.00 %)$/\1/p' "$t")
+	assert_ge "${lat:-0}" $T_US "the IRQ stop's latency (us)"
+	grep -q '^      <- hrtimer inj_timer_fn, ' "$t" && break
+	d=$(sed -n 's/^ *IRQ handler delay: *\([0-9]*\)\..*/\1/p' "$t")
+	[ "${d:-0}" -ge $T_US ] ||
+		fail "the IRQ stop's analysis does not name inj_timer_fn"
+	[ $try = 2 ] && fail "3 IRQ stops were the emulator's"
+	try=$((try + 1))
+	retry_marker "IRQ stop $try: the interrupt came $d us late (the emulator)"
+done
+grep -q '^    (running at the stop) ' "$t" ||
+	fail "no callback running at the IRQ stop"
+assert_eq "$(cat "$OSN_PARAMS/stop_tracing_us")" 0 "IRQ stop after -i"
 exit 0
