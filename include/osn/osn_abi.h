@@ -288,7 +288,12 @@ enum osn_cause_kind {
 #define OSN_TLAT_STACK_DEPTH		32
 /* SCHED_FIFO priority of the timerlat/N threads (upstream's default). */
 #define OSN_TLAT_PRIO			95
-/* Longest string the cpus knob accepts, terminator excluded. */
-#define OSN_CPUS_MAX_LEN		1023
+/*
+ * Longest string the cpus knob accepts, terminator excluded: what one
+ * sysfs write carries (a page: 4 KiB on Debian's x86-64 and arm64
+ * kernels) less a trailing newline.  Upstream's tracefs file takes any
+ * length since 6.16; a module parameter is a sysfs file.
+ */
+#define OSN_CPUS_MAX_LEN		4094
 
 #endif /* _OSN_ABI_H */

@@ -207,10 +207,20 @@ for v in 2 99 4096 4294967296 18446744073709551616 0-99 0,99 1-2 3-1 1-0 \
 	 " all x" all:3/2 N-0; do
 	bad_val cpus "$v"
 done
-yes 0 | head -n 600 | tr '\n' , >"$P.big"
+yes 0 | head -n 2100 | tr '\n' , >"$P.big"
 printf 0 >>"$P.big"
-bad_file cpus "$P.big" "a 1201-byte cpulist (limit 1023)"
+bad_file cpus "$P.big" "a 4201-byte cpulist (limit 4094)"
 knob_done cpus
+
+# A long cpulist within the limit is taken (1500 x "1," and "1": 3001
+# bytes, in one write): a set of many sparse CPUs is written so.
+yes 1 | head -n 1500 | tr '\n' , >"$P.big"
+printf 1 >>"$P.big"
+dd if="$P.big" of="$OSN_PARAMS/cpus" bs=3001 count=1 2>/dev/null ||
+	problem "cpus rejected a 3001-byte cpulist of CPU 1"
+read -r v <"$OSN_PARAMS/cpus"
+[ "$v" = 1 ] || problem "cpus reads '$v' after a 3001-byte cpulist of CPU 1"
+rel_wait_threads osn/1
 
 # cpus naming a CPU that is offline now.
 require_hotplug
