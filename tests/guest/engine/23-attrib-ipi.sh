@@ -15,7 +15,7 @@
 # (6.1) the ground truth is ipi:ipi_entry of the function-call IPI.
 if [ "$(uname -m)" = aarch64 ]; then
 	ere="irq_noise: $(irq_name call_function):"
-	gt=ipi/ipi_entry gtere='ipi_entry: \(Function call interrupts\)'
+	gt=ipi/ipi_entry gtere='ipi_entry: [(]Function call interrupts[)]'
 else
 	[ -d "$(tfs events/irq_vectors/call_function_single_entry)" ] ||
 		skip "no irq_vectors:call_function_single tracepoint"
