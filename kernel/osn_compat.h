@@ -8,7 +8,8 @@
  *
  * Supported: the matrix of tests/vm/common.sh, generic and PREEMPT_RT:
  * Debian 11's 5.10, 12's 6.1 and 6.12 (backports), 13's 6.12 and
- * testing's 7.2 (Documentation/kernels.md).
+ * testing's 7.2 (Documentation/kernels.md).  The architecture
+ * differences (x86-64, arm64) are in osn_arch.h, included at the end.
  */
 #ifndef _OSN_COMPAT_H
 #define _OSN_COMPAT_H
@@ -161,21 +162,6 @@ static inline int osn_sched_set_fifo(struct task_struct *t, int prio)
 	return MAX_RT_PRIO / 2;
 #endif
 }
-
-/*
- * x86's per-CPU NMI count, incremented at every NMI entry.
- *  [7.0, ...)   irq_stat.counts[IRQ_COUNT_NMI]: x86 turned irq_cpustat_t's
- *               named counters into an array indexed by enum
- *               irq_stat_counts (checked in Debian's 7.2.12 headers; the
- *               release that made the change was not pinned down: 6.12 is
- *               the newest checked with the old layout).
- *  [..., 7.0)   irq_stat.__nmi_count.
- */
-#if OSN_KERNEL_FROM(7, 0, 0)
-# define osn_nmi_seq()			this_cpu_read(irq_stat.counts[IRQ_COUNT_NMI])
-#else
-# define osn_nmi_seq()			this_cpu_read(irq_stat.__nmi_count)
-#endif
 
 /*
  * sched_switch's arguments.
@@ -337,5 +323,7 @@ osn_hrtimer_setup(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *
 #else
 # define osn_timer_delete_sync(t)	del_timer_sync(t)
 #endif
+
+#include "osn_arch.h"
 
 #endif /* _OSN_COMPAT_H */

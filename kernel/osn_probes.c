@@ -23,15 +23,13 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/error-injection.h>
-#include <asm/nmi.h>
-#include <asm/hardirq.h>
 
 #include "osn_internal.h"
 #include "osn_account.h"
 #include "osn_cause.h"
 #include "osn_trace.h"
 
-/* ---- hard IRQs: device handlers and x86 system vectors ---- */
+/* ---- hard IRQs: device handlers and x86 system vectors (osn_arch.h) ---- */
 
 static void osn_irq_entry(void)
 {
@@ -58,25 +56,30 @@ static void osn_irq_exit(int vector, const char *desc)
 	osn_source_push(&oc->thread, duration);
 }
 
+/* A pseudo-NMI's handler (arm64) is not an IRQ: see osn_arch.h. */
 static void osn_probe_irq_handler_entry(void *data, int irq,
 					struct irqaction *action)
 {
+	if (osn_irq_probe_in_nmi())
+		return;
 	osn_irq_entry();
 }
 
 static void osn_probe_irq_handler_exit(void *data, int irq,
 				       struct irqaction *action, int ret)
 {
+	if (osn_irq_probe_in_nmi())
+		return;
 	osn_irq_exit(irq, action->name ?: "irq");
 }
 
-static void osn_probe_vector_entry(void *data, int vector)
+static void __maybe_unused osn_probe_vector_entry(void *data, int vector)
 {
 	osn_irq_entry();
 }
 
 /* data is the vector's name, as registered. */
-static void osn_probe_vector_exit(void *data, int vector)
+static void __maybe_unused osn_probe_vector_exit(void *data, int vector)
 {
 	osn_irq_exit(vector, data);
 }
@@ -143,16 +146,20 @@ static void osn_probe_sched_switch(void *data, OSN_SCHED_SWITCH_ARGS)
 		osn_cause_thread_in(oc, next);
 }
 
-/* ---- NMIs (accounted by osn_account.c, which explains how) ---- */
+/*
+ * ---- NMIs (accounted by osn_account.c, which explains how; x86 only:
+ * osn_arch.h says why arm64's are not measured) ----
+ */
 
-static int osn_nmi_handler(unsigned int type, struct pt_regs *regs)
+static int __maybe_unused osn_nmi_handler(unsigned int type,
+					  struct pt_regs *regs)
 {
 	osn_nmi_begin(this_cpu_ptr(&osn_cpu_state), osn_nmi_seq());
-	return NMI_DONE;
+	return OSN_NMI_DONE;
 }
 
-static void osn_probe_nmi_handler(void *data, void *handler, s64 delta_ns,
-				  int handled)
+static void __maybe_unused osn_probe_nmi_handler(void *data, void *handler,
+						 s64 delta_ns, int handled)
 {
 	if (handler == (void *)osn_nmi_handler || delta_ns <= 0)
 		return;
@@ -167,7 +174,9 @@ static int osn_nmi_hook(void)
 {
 	int ret;
 
-	ret = register_nmi_handler(NMI_LOCAL, osn_nmi_handler, 0, OSN_NMI_NAME);
+	if (!OSN_HAVE_NMI_HANDLER)
+		return 0;
+	ret = osn_nmi_register(osn_nmi_handler, OSN_NMI_NAME);
 	osn_nmi_hooked = !ret;
 	return ret;
 }
@@ -177,7 +186,7 @@ static void osn_nmi_unhook(void)
 	if (!osn_nmi_hooked)
 		return;
 	/* Waits for a running handler (synchronize_rcu). */
-	unregister_nmi_handler(NMI_LOCAL, OSN_NMI_NAME);
+	osn_nmi_unregister(OSN_NMI_NAME);
 	osn_nmi_hooked = false;
 }
 
@@ -220,7 +229,7 @@ struct osn_hook {
 #define OSN_HOOK_PAIR(n_entry, p_entry, n_exit, p_exit, k)		\
 	{ .entry = { .name = n_entry, .probe = p_entry },		\
 	  .exit = { .name = n_exit, .probe = p_exit }, .kind = k }
-/* An x86 system vector: its name is the data its probes get. */
+/* An x86 system vector (osn_arch.h): its name is the data its probes get. */
 #define OSN_VECTOR(v)							\
 	{ .entry = { .name = #v "_entry", .probe = osn_probe_vector_entry }, \
 	  .exit = { .name = #v "_exit", .probe = osn_probe_vector_exit },	\
@@ -230,21 +239,11 @@ static struct osn_hook osn_hooks[] = {
 	OSN_HOOK_PAIR("irq_handler_entry", osn_probe_irq_handler_entry,
 		      "irq_handler_exit", osn_probe_irq_handler_exit,
 		      OSN_HOOK_REQUIRED),
-	OSN_VECTOR(local_timer),
-	OSN_VECTOR(reschedule),
-	OSN_VECTOR(call_function),
-	OSN_VECTOR(call_function_single),
-	OSN_VECTOR(irq_work),
-	OSN_VECTOR(thermal_apic),
-	OSN_VECTOR(threshold_apic),
-	OSN_VECTOR(deferred_error_apic),
-	OSN_VECTOR(x86_platform_ipi),
-	OSN_VECTOR(error_apic),
-	OSN_VECTOR(spurious_apic),
+	OSN_ARCH_IRQ_HOOKS
 	OSN_HOOK_PAIR("softirq_entry", osn_probe_softirq_entry,
 		      "softirq_exit", osn_probe_softirq_exit, OSN_HOOK_NO_RT),
 	OSN_HOOK_ONE("sched_switch", osn_probe_sched_switch, OSN_HOOK_REQUIRED),
-	OSN_HOOK_ONE("nmi_handler", osn_probe_nmi_handler, OSN_HOOK_OPTIONAL),
+	OSN_ARCH_NMI_HOOKS
 	/* The causes: origins first, so that none is missed at hook time. */
 	OSN_HOOK_CAUSE("sched_waking", osn_probe_cause_waking),
 	OSN_HOOK_CAUSE("workqueue_queue_work", osn_probe_cause_queue_work),
@@ -315,6 +314,9 @@ static void osn_note_unmeasured(void)
 	size_t len = 0;
 	int i;
 
+	/* A whole class this architecture cannot measure (osn_arch.h). */
+	if (!OSN_HAVE_NMI_HANDLER)
+		len = scnprintf(osn_unmeasured, sizeof(osn_unmeasured), "nmi");
 	for (i = 0; i < ARRAY_SIZE(osn_hooks); i++) {
 		const struct osn_hook *h = &osn_hooks[i];
 

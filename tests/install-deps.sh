@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# install-deps.sh [--kernels "6.1 5.10-rt ..."] [--no-kernels]
+# install-deps.sh [--kernels "6.1 5.10-rt ..."] [--no-kernels] [--arm64]
 #
 # Installs everything osn's build and tests need on Debian 12 (idempotent;
 # run as root, or as a user with sudo: it re-executes itself through sudo):
@@ -21,28 +21,45 @@
 #     metapackages, never an ABI number), in the host or in its release's
 #     chroot, and its vmlinuz, downloaded and extracted without installing
 #     the image (tests/vm/fetch-kernel.sh; no initramfs generation).
+#   - --arm64 (opt-in; implied by an arm64 kernel in --kernels): the arm64
+#     architecture (dpkg --add-architecture arm64), gcc-aarch64-linux-gnu,
+#     qemu-system-arm, the arm64 -dev packages the CLI is cross-built
+#     with, and the arm64 kernels (OSN_ARM64_KERNELS, or those of
+#     --kernels): their images, and their headers extracted with the
+#     release's kbuild (tests/vm/fetch-kernel.sh); trixie's kernels are
+#     cross-built in the trixie chroot, which gets arm64 and its own cross
+#     gcc (tests/vm/make-root.sh --arm64).
 # Prints what it did.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm/common.sh"
 
 kernels=$OSN_ALL_KERNELS
+given=0
 fetch=1
+arm64=0
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--kernels) kernels=$2; shift 2 ;;
-	--kernels=*) kernels=${1#--kernels=}; shift ;;
+	--kernels) kernels=$2; given=1; shift 2 ;;
+	--kernels=*) kernels=${1#--kernels=}; given=1; shift ;;
 	--no-kernels) fetch=0; shift ;;
-	-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--arm64) arm64=1; shift ;;
+	-h|--help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
 done
-for k in $kernels; do check_kernel_name "$k"; done
+for k in $kernels; do
+	check_kernel_name "$k"
+	! is_foreign "$k" || arm64=1
+done
+# --arm64 alone: the matrix and the arm64 kernels.
+[ $arm64 = 0 ] || [ $given = 1 ] || kernels="$kernels $OSN_ARM64_KERNELS"
 
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || die "run as root (or install sudo)"
 	again=(--kernels "$kernels")
 	[ $fetch = 1 ] || again+=(--no-kernels)
+	[ $arm64 = 0 ] || again+=(--arm64)
 	exec sudo -E "$0" "${again[@]}"
 fi
 
@@ -59,10 +76,31 @@ pkgs=(build-essential make pkg-config kmod cpio busybox-static qemu-system-x86
 	debhelper dh-dkms dkms lintian fakeroot dpkg-dev bash-completion
 	chromium	# tests/report/browser.sh: the --report page in a real browser
 	prometheus)	# promtool: test_metrics checks osn monitor's exposition with it
+# The arm64 port (issue 34): its cross toolchain, its QEMU, and the -dev
+# packages of the CLI's libraries for arm64 (multiarch: they sit next to
+# the amd64 ones, at the same versions).  busybox-static:arm64 would
+# replace the host's busybox-static: the guest's arm64 busybox is
+# extracted from its package instead (tests/vm/run-kernel.sh).
+if [ $arm64 = 1 ]; then
+	pkgs+=(gcc-aarch64-linux-gnu qemu-system-arm libtracefs-dev:arm64
+		libtraceevent-dev:arm64 libproc2-dev:arm64 libjson-c-dev:arm64
+		libmicrohttpd-dev:arm64)
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "install-deps: dpkg --add-architecture arm64"
+		dpkg --add-architecture arm64
+	fi
+fi
 hdrs=()
 rels=()
+arels=()
 for k in $kernels; do
-	if [ -z "$(kernel_userland "$k")" ]; then
+	if is_foreign "$k"; then
+		# Headers extracted by fetch-kernel.sh, not installed.
+		r=$(kernel_release "$k")
+		[ -z "$(kernel_userland "$k")" ] && continue
+		case " ${rels[*]} " in *" $r "*) ;; *) rels+=("$r") ;; esac
+		case " ${arels[*]} " in *" $r "*) ;; *) arels+=("$r") ;; esac
+	elif [ -z "$(kernel_userland "$k")" ]; then
 		hdrs+=("linux-headers-$(kernel_suffix "$k")")
 	else
 		r=$(kernel_release "$k")
@@ -114,10 +152,16 @@ if [ ${#rels[@]} -gt 0 ]; then
 	each_at_once "$here/vm/make-root.sh" "${rels[@]}" ||
 		die "a chroot could not be made (see above)"
 fi
+# The arm64 kernels' chroots: their arm64 packages and cross gcc.
+for r in "${arels[@]}"; do
+	"$here/vm/make-root.sh" --arm64 "$r" || die "$r: arm64 in the chroot failed"
+done
 
 for k in $kernels; do
 	suffix=$(kernel_suffix "$k")
-	echo "install-deps: $k ($(kernel_release "$k")): headers $(resolve_meta "$k" "linux-headers-$suffix"), image $(resolve_meta "$k" "linux-image-$suffix")"
+	q=
+	is_foreign "$k" && q=:$(kernel_arch "$k")
+	echo "install-deps: $k ($(kernel_release "$k")): headers $(resolve_meta "$k" "linux-headers-$suffix$q"), image $(resolve_meta "$k" "linux-image-$suffix$q")"
 done
 
 if [ $fetch = 1 ] && [ -n "$kernels" ]; then
@@ -134,6 +178,7 @@ fi
 for k in $kernels; do
 	kv=$(cat "$OSN_KCACHE/$k/kver" 2>/dev/null || echo "not fetched")
 	hp=$(kernel_userland "$k")/usr/src/linux-headers-$kv
+	! is_foreign "$k" || hp=$(kernel_userland "$k")/usr/src/osn-cross/$kv/usr/src/linux-headers-$kv
 	printf 'install-deps: %-9s vmlinuz %-28s headers %s\n' "$k" "$kv" \
 		"$([ -e "$hp/Makefile" ] && echo "${hp#"$OSN_ROOT"/}" || echo "MISSING ($hp)")"
 done

@@ -128,6 +128,18 @@ require_ko() {
 	[ -e "$OSN_KO/$1.ko" ] || skip "$1.ko not built for $OSN_KVER"
 }
 
+# irq_name KIND: the name osn's irq_noise gives the interrupt KIND
+# (local_timer, call_function, irq_work, reschedule) on this architecture
+# (kernel/osn_arch.h): x86's system vector, or on arm64 the IRQ handler's
+# name, "arch_timer" for the tick and "IPI" for every IPI.
+irq_name() {
+	if [ "$(uname -m)" = aarch64 ]; then
+		case $1 in local_timer) echo arch_timer ;; *) echo IPI ;; esac
+	else
+		echo "$1"
+	fi
+}
+
 # require_bin NAME: skip unless the binary is available in the guest.
 require_bin() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 not available in the guest"

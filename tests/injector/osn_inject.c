@@ -96,10 +96,8 @@
 #include <linux/uaccess.h>
 #include <linux/version.h>
 #include <linux/workqueue.h>
-#include <asm/apic.h>
-#include <asm/irq_vectors.h>
-#include <asm/nmi.h>
 
+/* Also the architecture's (osn_arch.h): the NMI context is x86's. */
 #include "osn_compat.h"
 #if OSN_HAVE_IPI_SEND_TRACEPOINT
 /* smp_send_reschedule() traces with it, and needs its declaration. */
@@ -404,7 +402,7 @@ static noinline bool inj_send_resched(void)
 	preempt_disable();
 	online = cpu_online(inj.cpu);
 	if (online)
-		smp_send_reschedule(inj.cpu);
+		osn_send_reschedule(inj.cpu);
 	preempt_enable();
 	return online;
 }
@@ -458,10 +456,10 @@ static int inj_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	if (smp_processor_id() != READ_ONCE(inj.cpu) ||
 	    atomic_cmpxchg(&inj.nmi_pending, 1, 2) != 1)
-		return NMI_DONE;	/* not ours: perf, watchdog, ... */
+		return OSN_NMI_DONE;	/* not ours: perf, watchdog, ... */
 	inj_one();
 	atomic_set(&inj.nmi_pending, 0);
-	return NMI_HANDLED;
+	return OSN_NMI_HANDLED;
 }
 
 /* Send one NMI to the target CPU and wait until its handler is done. */
@@ -471,7 +469,7 @@ static void inj_send_nmi(void)
 
 	atomic_set(&inj.nmi_pending, 1);
 	preempt_disable();
-	apic->send_IPI(inj.cpu, NMI_VECTOR);
+	osn_send_nmi(inj.cpu);
 	preempt_enable();
 	start = local_clock();
 	while (atomic_read(&inj.nmi_pending)) {
@@ -559,7 +557,7 @@ static void inj_cleanup(void)
 		WRITE_ONCE(inj.sleeper, NULL);
 	}
 	if (inj.nmi_registered) {
-		unregister_nmi_handler(NMI_LOCAL, "osn_inject");
+		osn_nmi_unregister("osn_inject");
 		inj.nmi_registered = false;
 	}
 	irq_work_sync(&inj_nest_work);
@@ -670,8 +668,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		if (ctx == INJ_TIMER)
 			timer_setup(&inj.tl, inj_timer_list_fn, 0);
 		if (ctx == INJ_NMI) {
-			ret = register_nmi_handler(NMI_LOCAL, inj_nmi_handler,
-						   0, "osn_inject");
+			ret = osn_nmi_register(inj_nmi_handler, "osn_inject");
 			if (ret)
 				break;
 			inj.nmi_registered = true;
@@ -685,7 +682,7 @@ static int inj_start(enum inj_ctx ctx, unsigned int cpu, unsigned int count,
 		if (IS_ERR(task)) {
 			ret = PTR_ERR(task);
 			if (inj.nmi_registered) {
-				unregister_nmi_handler(NMI_LOCAL, "osn_inject");
+				osn_nmi_unregister("osn_inject");
 				inj.nmi_registered = false;
 			}
 			if (inj.active)		/* the sleeper */
@@ -758,6 +755,10 @@ static int inj_parse_and_start(char *buf)
 
 	if (ctx < 0 || cpu == UINT_MAX)
 		return -EINVAL;
+	/* What the architecture lets a module do (osn_arch.h). */
+	if ((ctx == INJ_NMI && !OSN_HAVE_NMI_HANDLER) ||
+	    (ctx == INJ_RESCHED && !OSN_HAVE_SEND_RESCHEDULE))
+		return -EOPNOTSUPP;
 	if (!count || count > INJ_MAX_COUNT)
 		return -EINVAL;
 	if (!duration_us || duration_us > INJ_MAX_DURATION_US ||

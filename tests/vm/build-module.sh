@@ -10,12 +10,14 @@
 # prints one line per module:
 #   OSN-TEST: PASS|FAIL build/<module>.ko 0s
 # (a warning of gcc, W=1 or sparse is a failure), preceded by an
-# OSN-TEST-NOTE line saying why when it fails.  Exit status: 0 if both
+# OSN-TEST-NOTE line saying why when it fails.  An arm64 kernel's modules
+# are cross-built (kernel_cross) against the headers fetch-kernel.sh
+# extracted, with W=1 and sparse the same.  Exit status: 0 if both
 # built without a warning, 1 otherwise, 2 on a setup error.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ $# = 1 ] || die "usage: build-module.sh KERNEL (one of: $OSN_ALL_KERNELS)"
+[ $# = 1 ] || die "usage: build-module.sh KERNEL (one of: $OSN_ALL_KERNELS $OSN_ARM64_KERNELS)"
 K=$1
 check_kernel_name "$K"
 kdir=$OSN_KCACHE/$K
@@ -28,6 +30,9 @@ if [ ! -e "$ul$hdr/Makefile" ] && [ -z "$ul" ]; then
 fi
 # The debug kernel (tests/debug/) is built against its own build tree.
 [ -e "$kdir/build/Makefile" ] && [ -z "$ul" ] && hdr=$(readlink -f "$kdir/build")
+# Another architecture's headers: extracted by fetch-kernel.sh.
+cross=$(kernel_cross "$K")
+[ -z "$cross" ] || hdr=/usr/src/osn-cross/$kver/usr/src/linux-headers-$kver
 [ -e "$ul$hdr/Makefile" ] ||
 	die "$K: no headers for $kver in $(kernel_release "$K")'s userland (run as root, or through sudo: tests/install-deps.sh --kernels $K)"
 
@@ -73,13 +78,14 @@ rc=0
 build() {	# subdir module
 	local d=$1 m=$2 log=$out/build-${2%.ko}.log w
 	rm -f "$src/$d/$m" "$out/$m"
-	if in_userland "$K" make -C "$hdr" M="$src_in/$d" W=1 $c -j"$(nproc)" modules >"$log" 2>&1 &&
+	if in_userland "$K" make -C "$hdr" M="$src_in/$d" W=1 $c \
+		${cross:+CROSS_COMPILE=$cross} -j"$(nproc)" modules >"$log" 2>&1 &&
 	   [ -e "$src/$d/$m" ]; then
 		cp "$src/$d/$m" "$out/"
 		w=$(grep -ci 'warning:' "$log" || true)
 		if [ "$w" = 0 ]; then
 			echo "OSN-TEST: PASS build/$m 0s"
-			note "$K: built $m (W=1${c:+, sparse}, $(kernel_release "$K")'s toolchain)"
+			note "$K: built $m (W=1${c:+, sparse}, $(kernel_release "$K")'s ${cross:+cross }toolchain)"
 			return 0
 		fi
 		echo "OSN-TEST-NOTE: build/$m $w warnings against $kver (W=1${c:+ sparse}, see $log)"

@@ -16,6 +16,11 @@
 #   vmlinux  the decompressed ELF kernel: QEMU boots it directly through its
 #            PVH entry (CONFIG_PVH=y), which saves the ~7 s an emulated CPU
 #            spends decompressing bzImage on every boot.
+# An arm64 kernel (tests/vm/common.sh: OSN_ARM64_KERNELS) is fetched the
+# same way from the arm64 packages (fetch_arm64): its vmlinuz is an
+# uncompressed Image that qemu-system-aarch64 boots as it is; its headers
+# cannot be installed on amd64 (they pull gcc:arm64), so they are
+# extracted instead (cross_headers).
 # Idempotent and safe to run concurrently (flock per kernel).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -76,11 +81,11 @@ candidates() {	# K PKG
 # downloaded by the apt of K's release if needed; fails if the mirror
 # does not have it.
 download() {
-	local k=$1 c=$2 debs=$3 deb ul
+	local k=$1 c=$2 debs=$3 deb ul b=${2%%:*}	# b: without ":arch"
 	ul=$(kernel_userland "$k")
-	deb=$(ls -t "$debs/${c}"_*.deb 2>/dev/null | head -n1 || true)
+	deb=$(ls -t "$debs/${b}"_*.deb 2>/dev/null | head -n1 || true)
 	[ -z "$deb" ] && [ -z "$ul" ] &&
-		deb=$(ls -t /var/cache/apt/archives/"${c}"_*.deb 2>/dev/null | head -n1 || true)
+		deb=$(ls -t /var/cache/apt/archives/"${b}"_*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
 		note "$k: downloading $c"
 		if [ -n "$ul" ]; then
@@ -88,14 +93,114 @@ download() {
 				sed 's/^/    /' >&2 || true
 			# apt-get download writes into the current directory: the
 			# chroot's /.
-			mv "$ul/${c}"_*.deb "$debs/" 2>/dev/null || true
+			mv "$ul/${b}"_*.deb "$debs/" 2>/dev/null || true
 		else
 			(cd "$debs" && { apt-get download -q -o APT::Sandbox::User=root "$c" ||
 				apt-get download -q "$c"; }) >&2 || true
 		fi
-		deb=$(ls -t "$debs/${c}"_*.deb 2>/dev/null | head -n1 || true)
+		deb=$(ls -t "$debs/${b}"_*.deb 2>/dev/null | head -n1 || true)
 	fi
 	[ -n "$deb" ] && echo "$deb"
+}
+
+# cross_headers K KVER DEBS: the arm64 headers of KVER, extracted with
+# what they need into the userland's /usr/src/osn-cross/KVER/ (a root of
+# its own, so that nothing dpkg owns is touched): the flavour's and the
+# common headers (arm64, arch: all) and the release's kbuild tools (amd64,
+# of the same version: fixdep and modpost handle aarch64 objects), which
+# the flavour's scripts and tools symlinks point at relatively.  Prints
+# the headers' path as seen in the userland.
+cross_headers() {
+	local k=$1 kver=$2 debs=$3 ul r hdr deb dep d
+	ul=$(kernel_userland "$k")
+	r=/usr/src/osn-cross/$kver
+	hdr=$r/usr/src/linux-headers-$kver
+	if [ -e "$ul$hdr/.osn-ready" ]; then
+		echo "$hdr"
+		return 0
+	fi
+	rm -rf "$ul$r.tmp"
+	mkdir -p "$ul$r.tmp"
+	deb=$(download "$k" "linux-headers-$kver:$(kernel_arch "$k")" "$debs") ||
+		die "$k: linux-headers-$kver could not be downloaded"
+	dep=$(dpkg-deb -f "$deb" Depends)
+	dpkg-deb -x "$deb" "$ul$r.tmp"
+	rm -f "$deb"
+	for d in $(echo "$dep" | grep -oE 'linux-(headers-[^ ,]*-common[^ ,]*|kbuild-[^ ,:]*)'); do
+		deb=$(download "$k" "$d" "$debs") || die "$k: $d could not be downloaded"
+		dpkg-deb -x "$deb" "$ul$r.tmp"
+		rm -f "$deb"
+	done
+	# The flavour's Makefile includes the common one by its absolute path.
+	sed -i "s|^include /usr/src/|include $r/usr/src/|" "$ul$r.tmp/usr/src/linux-headers-$kver/Makefile"
+	rm -rf "$ul$r"
+	mv "$ul$r.tmp" "$ul$r"
+	touch "$ul$hdr/.osn-ready"
+	echo "$hdr"
+}
+
+# The guest's busybox of ARCH in $OSN_KCACHE/ARCH-busybox/: Debian's
+# busybox-static of that architecture, extracted (installing it would
+# replace the host's).  The host's own apt fetches it.
+guest_busybox() {
+	local a=$1 d=$OSN_KCACHE/$1-busybox deb
+	[ -s "$d/busybox" ] && return 0
+	mkdir -p "$d/x"
+	(cd "$d" && apt-get download -q "busybox-static:$a") >&2 || die "cannot download busybox-static:$a"
+	deb=$(ls "$d"/busybox-static_*.deb)
+	dpkg-deb -x "$deb" "$d/x"
+	cp "$d/x/bin/busybox" "$d/busybox.new"
+	rm -rf "$d/x" "$deb"
+	mv "$d/busybox.new" "$d/busybox"
+	note "busybox-static:$a -> $d/busybox"
+}
+
+# The arm64 kernels: image and headers of the arm64 packages, resolved by
+# the apt of the kernel's release (the host's, or its chroot's), which
+# must have the arm64 architecture (tests/install-deps.sh --arm64).
+fetch_arm64() {
+	local k=$1 suffix pkg deb dir tmp kver ul debs arch hdr
+	arch=$(kernel_arch "$k")
+	suffix=$(kernel_suffix "$k")
+	ul=$(kernel_userland "$k")
+	dir=$OSN_KCACHE/$k
+	mkdir -p "$dir"
+	rm -rf "$dir"/x.*
+	pkg=$(resolve_meta "$k" "linux-image-$suffix:$arch")
+	pkg=${pkg%%:*}
+	if [ -z "$pkg" ]; then
+		[ -s "$dir/vmlinuz" ] && { note "$k: apt cannot resolve linux-image-$suffix:$arch, using cached $(cat "$dir/pkg")"; return 0; }
+		die "$k: cannot resolve linux-image-$suffix:$arch in $(kernel_release "$k") (run tests/install-deps.sh --arm64 --kernels $k)"
+	fi
+	debs=$OSN_KCACHE/debs
+	[ -z "$ul" ] || debs=$ul/var/tmp/osn-debs
+	mkdir -p "$debs"
+	if [ -s "$dir/vmlinuz" ] && [ "$(cat "$dir/want" 2>/dev/null)" = "$pkg" ]; then
+		note "$k: $(cat "$dir/pkg") (cached)"
+	else
+		deb=$(download "$k" "$pkg:$arch" "$debs") ||
+			die "$k: $pkg:$arch could not be downloaded"
+		tmp=$(mktemp -d "$dir/x.XXXXXX")
+		note "$k: extracting the kernel of $(basename "$deb")"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --wildcards './boot/*'
+		kver=$(cd "$tmp/boot" && ls vmlinuz-* 2>/dev/null | sed 's/^vmlinuz-//' | head -n1)
+		[ -n "$kver" ] || die "$k: no vmlinuz in $deb"
+		cp "$tmp/boot/vmlinuz-$kver" "$dir/vmlinuz.new"
+		cp "$tmp/boot/config-$kver" "$dir/config" 2>/dev/null || true
+		cp "$tmp/boot/System.map-$kver" "$dir/System.map" 2>/dev/null || true
+		rm -rf "$tmp" "$deb"
+		echo "$kver" >"$dir/kver"
+		echo "$pkg" >"$dir/pkg"
+		echo "$pkg" >"$dir/want"
+		kernel_release "$k" >"$dir/release"
+		echo "$arch" >"$dir/arch"
+		mv "$dir/vmlinuz.new" "$dir/vmlinuz"
+	fi
+	kver=$(cat "$dir/kver")
+	guest_busybox "$arch"
+	hdr=$(cross_headers "$k" "$kver" "$debs")
+	note "$k: headers in $ul$hdr"
+	note "$k: $(cat "$dir/pkg") -> $dir/vmlinuz (kernel $kver, $arch)"
 }
 
 updated=0
@@ -211,7 +316,11 @@ for k in "$@"; do
 	fi
 	(
 		flock 9
-		fetch_one "$k"
-		ensure_vmlinux "$k"
+		if is_foreign "$k"; then
+			fetch_arm64 "$k"
+		else
+			fetch_one "$k"
+			ensure_vmlinux "$k"
+		fi
 	) 9>"$OSN_KCACHE/.lock-$k"
 done

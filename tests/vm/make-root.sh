@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make-root.sh RELEASE... - the minimal chroot of a Debian release in which
+# make-root.sh [--arm64] RELEASE... - the minimal chroot of a Debian release in which
 # that release's kernels of the matrix are built (build/roots/<release>/):
 # debootstrap --variant=minbase, plus make, perl (W=1 runs kernel-doc),
 # sparse, and rtla where the release has it (the reference the bench
@@ -16,11 +16,17 @@
 # stamp (.osn-ready) says it was finished with the same recipe; a chroot
 # without it (an interrupted install) is removed and made again.  Safe to
 # run concurrently (flock per release).  Needs root.
+#
+# --arm64 (tests/install-deps.sh --arm64): the chroot also gets the arm64
+# architecture (its apt fetches the release's arm64 kernel images and
+# headers: fetch-kernel.sh) and the release's cross gcc for aarch64
+# (gcc-aarch64-linux-gnu, trixie's being gcc-14 as its kernels'), stamped
+# apart (.osn-arm64): the amd64 recipe does not change.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 [ "$(id -u)" = 0 ] || die "make-root.sh needs root (run tests/install-deps.sh as root, or through sudo)"
-[ $# -gt 0 ] || die "usage: make-root.sh RELEASE..."
+[ $# -gt 0 ] || die "usage: make-root.sh [--arm64] RELEASE..."
 command -v debootstrap >/dev/null || die "debootstrap is not installed"
 
 # The recipe: change it and every chroot is made again.
@@ -80,10 +86,28 @@ EOC
 	note "$rel: chroot made in $(($(now_s) - t0))s ($(du -sm "$dir" | cut -f1) MB)"
 }
 
+arm64_one() {
+	local rel=$1 dir=$OSN_ROOTS/$1 log=$OSN_ROOTS/$1.log
+	[ "$(cat "$dir/.osn-arm64" 2>/dev/null)" = "$arm64_recipe" ] && return 0
+	note "$rel: adding arm64 and the aarch64 cross gcc"
+	in_root "$dir" sh -c 'dpkg --add-architecture arm64 && apt-get update -q &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc-aarch64-linux-gnu &&
+		apt-get clean' >>"$log" 2>&1 ||
+		{ tail -n 20 "$log" >&2; die "$rel: arm64 in the chroot failed (see $log)"; }
+	echo "$arm64_recipe" >"$dir/.osn-arm64"
+}
+arm64_recipe="v1 arm64 gcc-aarch64-linux-gnu"
+
+arm64=0
+if [ "${1:-}" = --arm64 ]; then
+	arm64=1
+	shift
+fi
 mkdir -p "$OSN_ROOTS"
 for rel in "$@"; do
 	(
 		flock 9
 		make_one "$rel"
+		[ $arm64 = 0 ] || arm64_one "$rel"
 	) 9>"$OSN_ROOTS/.lock-$rel"
 done

@@ -71,6 +71,13 @@ t0=$(now_s)
 "$OSN_ROOT/tests/vm/fetch-kernel.sh" "$K" 2>&1 | sed 's/^/  /' >&2
 kdir=$OSN_KCACHE/$K
 kver=$(cat "$kdir/kver")
+# An arm64 kernel (OSN_ARM64_KERNELS): its modules, the CLI and the
+# injector's programs are cross-built, the initramfs holds arm64 binaries
+# (busybox from Debian's busybox-static:arm64, fetched by fetch-kernel.sh)
+# and it boots in qemu-system-aarch64 (GICv3, pseudo-NMIs on).
+cross=$(kernel_cross "$K")
+ucc=cc
+[ -z "$cross" ] || ucc=${cross}gcc
 
 # One bench per kernel directory; a concurrent run of the same kernel (other
 # developer, same tree) gets its own directory instead of waiting.
@@ -112,8 +119,15 @@ for m in osn.ko osn_inject.ko; do
 done
 
 # ---- CLI -----------------------------------------------------------------
+osn_bin=$OSN_ROOT/tools/osn
+tools_make=()
+if [ -n "$cross" ]; then
+	osn_bin=$work/osn
+	tools_make=(CC="$ucc" OBJ="$work/tools-obj" BIN="$osn_bin"
+		PKG_CONFIG_LIBDIR="/usr/lib/${cross%-}/pkgconfig:/usr/share/pkgconfig")
+fi
 if [ -e "$OSN_ROOT/tools/Makefile" ] && [ "${OSN_VM_NO_TOOLS:-0}" != 1 ]; then
-	if make -C "$OSN_ROOT/tools" -j"$(nproc)" >"$work/build-tools.log" 2>&1; then
+	if make -C "$OSN_ROOT/tools" -j"$(nproc)" "${tools_make[@]}" >"$work/build-tools.log" 2>&1; then
 		note "$K: built tools/osn"
 	else
 		note "$K: make -C tools FAILED ($work/build-tools.log):"
@@ -124,13 +138,13 @@ fi
 
 # The injector's user-space mode (TLB shootdowns from a known process).
 rm -f "$work/osn_tlb"
-if ! cc -O2 -Wall -Wextra -Werror -pthread -o "$work/osn_tlb" \
+if ! $ucc -O2 -Wall -Wextra -Werror -pthread -o "$work/osn_tlb" \
 	"$OSN_ROOT/tests/injector/osn_tlb.c" >"$work/build-tlb.log" 2>&1; then
 	host_fail "build/osn_tlb" "cc tests/injector/osn_tlb.c failed (see $work/build-tlb.log)"
 fi
 # A user-space timerlat thread (timerlat's user-space mode).
 rm -f "$work/osn_tlu"
-if ! cc -O2 -Wall -Wextra -Werror -o "$work/osn_tlu" \
+if ! $ucc -O2 -Wall -Wextra -Werror -o "$work/osn_tlu" \
 	"$OSN_ROOT/tests/injector/osn_tlu.c" >"$work/build-tlu.log" 2>&1; then
 	host_fail "build/osn_tlu" "cc tests/injector/osn_tlu.c failed (see $work/build-tlu.log)"
 fi
@@ -140,8 +154,13 @@ root=$work/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,osn/bin,osn/ko}
 bb=$(command -v busybox) || die "busybox-static is not installed"
-cp "$bb" "$root/bin/busybox"
-for a in $("$root/bin/busybox" --list-full); do
+if [ -n "$cross" ]; then
+	# It cannot run here: the host's busybox lists the applets.
+	cp "$OSN_KCACHE/$(kernel_arch "$K")-busybox/busybox" "$root/bin/busybox"
+else
+	cp "$bb" "$root/bin/busybox"
+fi
+for a in $("$bb" --list-full); do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 done
 cp "$OSN_ROOT/tests/vm/guest-init.sh" "$root/init"
@@ -160,11 +179,45 @@ copy_bin() {	# copy a host binary and its shared libraries (ldd)
 		cp -L "$l" "$root$l"
 	done
 }
+# Another architecture's binary: its libraries by their DT_NEEDED names,
+# from the multiarch directories of that architecture (ldd cannot run it).
+copy_bin_cross() {
+	local b=$1 n l d todo seen=
+	[ -n "$b" ] && [ -x "$b" ] || return 1
+	cp -L "$b" "$root/osn/bin/"
+	todo=$b
+	while [ -n "$todo" ]; do
+		set -- $todo
+		todo=
+		for l in "$@"; do
+			for n in $(${cross}readelf -d "$l" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+				case " $seen " in *" $n "*) continue ;; esac
+				seen="$seen $n"
+				for d in /lib/${cross%-} /usr/lib/${cross%-}; do
+					[ -e "$d/$n" ] || continue
+					mkdir -p "$root$d"
+					cp -L "$d/$n" "$root$d/"
+					todo="$todo $d/$n"
+					break
+				done
+			done
+		done
+	done
+	l=$(${cross}readelf -l "$b" | sed -n 's/.*interpreter: \(.*\)\]/\1/p')
+	if [ -n "$l" ] && [ ! -e "$root$l" ]; then
+		mkdir -p "$root$(dirname "$l")"
+		cp -L "$l" "$root$l"
+	fi
+}
+[ -z "$cross" ] || copy_bin() { copy_bin_cross "$@"; }
 copied=
-[ -x "$OSN_ROOT/tools/osn" ] && copy_bin "$OSN_ROOT/tools/osn" && copied="$copied osn"
+[ -x "$osn_bin" ] && copy_bin "$osn_bin" && copied="$copied osn"
 [ -x "$work/osn_tlb" ] && copy_bin "$work/osn_tlb" && copied="$copied osn_tlb"
 [ -x "$work/osn_tlu" ] && copy_bin "$work/osn_tlu" && copied="$copied osn_tlu"
-for b in jq chrt rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}; do
+# The host's tools are amd64: an arm64 guest has none of them (yet).
+hostbins="jq chrt rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}"
+[ -z "$cross" ] || hostbins=
+for b in $hostbins; do
 	p=$(command -v "$b" 2>/dev/null) || continue
 	copy_bin "$p" && copied="$copied $b"
 done
@@ -172,7 +225,7 @@ done
 # drives): users of that release compare with that rtla.  It runs with its
 # release's libraries, under /osn/rel, through its own dynamic loader.
 ul=$(kernel_userland "$K")
-if [ -n "$ul" ] && [ -x "$ul/usr/bin/rtla" ]; then
+if [ -n "$ul" ] && [ -x "$ul/usr/bin/rtla" ] && [ -z "$cross" ]; then
 	rel=$root/osn/rel
 	mkdir -p "$rel/bin" "$rel/lib"
 	cp -L "$ul/usr/bin/rtla" "$rel/bin/"
@@ -192,7 +245,7 @@ EOW
 	copied="$copied rtla($(kernel_release "$K"))"
 fi
 # The dynamic loader at the path binaries ask for (/lib64 is a symlink).
-if [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
+if [ -z "$cross" ] && [ ! -e "$root/lib64/ld-linux-x86-64.so.2" ]; then
 	mkdir -p "$root/lib64"
 	cp -L /lib64/ld-linux-x86-64.so.2 "$root/lib64/"
 fi
@@ -296,6 +349,12 @@ note "$K: initramfs $(du -m "$work/initramfs.cpio" | cut -f1) MB, bins:${copied:
 
 # ---- boot ----------------------------------------------------------------
 append="console=ttyS0 panic=-1 oops=panic quiet loglevel=4 tsc=reliable ${OSN_VM_APPEND:-}"
+qemu=(qemu-system-x86_64)
+if [ "$(kernel_arch "$K")" = arm64 ]; then
+	# GICv3 for pseudo-NMIs (irqchip.gicv3_pseudo_nmi=1): Documentation/kernels.md.
+	append="console=ttyAMA0 panic=-1 oops=panic quiet loglevel=4 irqchip.gicv3_pseudo_nmi=1 ${OSN_VM_APPEND:-}"
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3)
+fi
 note "$K: booting $kver, $smp vCPUs, $ntests tests, limit ${timeout_s}s"
 log=$work/console.log
 kimg=$kdir/vmlinuz
@@ -368,7 +427,7 @@ boot_guest() {
 	wdpid=$!
 	set +e
 	timeout -k 10 "$3" \
-		qemu-system-x86_64 -accel "tcg,thread=$tcg_thread" -cpu max -smp "${4:-$smp}" -m "$mem" \
+		"${qemu[@]}" -accel "tcg,thread=$tcg_thread" -cpu max -smp "${4:-$smp}" -m "$mem" \
 		-kernel "$kimg" -initrd "$work/initramfs.cpio" -append "$1" \
 		-nographic -no-reboot -nodefaults -serial stdio -monitor "unix:$work/monitor.sock,server,nowait" \
 		-pidfile "$work/qemu.pid" \

@@ -56,8 +56,8 @@ attempt() {
 	# stall, may follow it before the loop reads the clock again).
 	s0=$(echo "$prev" | sed -n 's/.* start \([0-9.]*\) duration.*/\1/p')
 	head -n "$ln" /tmp/eng_stop |
-		awk -v s0="$s0" -v d0="$d" -v min=$((INJ_US * 1000)) '
-		/ irq_noise: local_timer:/ {
+		awk -v s0="$s0" -v d0="$d" -v min=$((INJ_US * 1000)) -v t=" irq_noise: $(irq_name local_timer):" '
+		index($0, t) {
 			s = $0; sub(/.* start /, "", s); sub(/ duration.*/, "", s)
 			dur = $0; sub(/.* duration /, "", dur); sub(/ ns.*/, "", dur)
 			if (s + 0 >= s0 - 0.000001 && s + 0 <= s0 + d0 / 1e9 &&

@@ -20,7 +20,7 @@ tp=$!
 wait $tp || fail "the user task on CPU 1 failed"
 echo 0 >"$i/tracing_on"
 echo 0 >"$i/events/osn/enable"
-n=$(grep ' irq_noise: local_timer:' "$i/trace" | grep '\[001\]' >/tmp/eng_nw; eng_duration_ge /tmp/eng_nw 200000)
+n=$(grep " irq_noise: $(irq_name local_timer):" "$i/trace" | grep '\[001\]' >/tmp/eng_nw; eng_duration_ge /tmp/eng_nw 200000)
 assert_ge "$n" 19 "irq_noise >= 200us on CPU 1 without workload"
 # The user task is noise to CPU 1: a thread_noise of it, on CPU 1.
 grep '\[001\]' "$i/trace" | grep -Eq " thread_noise: +sh:$tp " ||
