@@ -123,6 +123,9 @@ run() {
 	wait $r_pid
 	r_rc=$?
 	r_figs=$(hist_figs /tmp/tlu_out)
+	# a tool that failed (rtla -u aborting) may leave half a table: no
+	# figure from it
+	[ "$r_rc" = 0 ] && grep -q '^max:' /tmp/tlu_out || r_figs=
 	if [ -z "$r_figs" ] || [ "$r_rep" = 1 ]; then
 		info "$r_tool $r_fig: rc=$r_rc, the end of its output:"
 		grep -Ev '^[0-9]+ ' /tmp/tlu_out | tail -n 8 | sed 's/^/#   /'
