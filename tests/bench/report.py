@@ -434,6 +434,43 @@ def rows_timerlat(data):
     return R
 
 
+TLU_CTX = (('irq', 'IRQ'), ('thr', 'thread'), ('usr', 'return from user'))
+TLU_STATS = (('min', 'min'), ('med', 'median'), ('p99', '99th percentile'), ('max', 'max'))
+
+
+def rows_tluser(data):
+    """The timerlat user-space and tool-cost table
+    (tests/bench/guest/62-timerlat-user.sh, 63-timerlat-toolcost.sh): osn
+    timerlat against rtla timerlat, each with its user threads (-u), then
+    the tools' own CPU time and peak RSS."""
+    R = []
+    sec = lambda title: R.append(title)
+    na = data.get('tlu_na', {}).get('rtla', {})
+    why = next(iter(na.values()), {}).get('why') if na else None
+    why = {'no_rtla': 'no rtla in the guest',
+           'no_timerlat_fd_in_this_kernel': 'the kernel has no timerlat_fd, upstream added it in 6.5',
+           'rtla_without_-u': 'its rtla has no -u'}.get(why, why)
+    nat = f' — rtla -u: n/a on this kernel ({why})' if why else ''
+    for fig, title in (('tlu_idle', 'nothing else running'),
+                       ('tlu_inj', 'under 5 injected 10 ms hard-IRQ stalls on CPU 1')):
+        sec(f'User-space threads (`timerlat hist -u`, CPU 1, period 1000 µs), {title}{nat}')
+        for c, lab in TLU_CTX:
+            stats = TLU_STATS + ((('top', 'median of the 5 largest'),) if fig == 'tlu_inj' else ())
+            for st, name in stats:
+                R.append(Row(f'{lab} latency, {name} (µs)', fig, key(f'{c}_{st}'), 0,
+                             better='lower', b='rtla',
+                             refs=[('longest stall', 'osn', key('stall_us'), 0)]
+                             if fig == 'tlu_inj' and st == 'max' else []))
+            R.append(Row(f'{lab} samples', fig, key(f'{c}_n'), 0, b='rtla'))
+    sec('Tool cost: `timerlat top -q -c 1 -d 5s` (kernel threads), pinned to CPU 0')
+    R.append(Row('CPU time, user + sys, start to exit (ms)', 'tlt_cost', key('cpu_ms'), 0,
+                 better='lower', b='rtla'))
+    R.append(Row('wall time, start to exit (ms)', 'tlt_cost', key('wall_ms'), 0,
+                 better='lower', b='rtla'))
+    R.append(Row('peak RSS, VmHWM (kB)', 'tlt_cost', key('hwm_kb'), 0, better='lower', b='rtla'))
+    return R
+
+
 def evaluate(row, data):
     out = {}
     per = {}
@@ -646,6 +683,9 @@ def main():
                     help='the timerlat table goes to this file (written only when the run has '
                          'timerlat figures); --md then has the others (written only when the '
                          'run has some)')
+    ap.add_argument('--md-tluser',
+                    help='the timerlat user-space and tool-cost table goes to this file '
+                         '(written only when the run has those figures)')
     ap.add_argument('--update-doc')
     ap.add_argument('--repeats', default='?')
     ap.add_argument('--quick', default='0')
@@ -695,7 +735,16 @@ def main():
         md = None
     if not tjs['figures']:
         tmd = None
-    js['figures'] += tjs['figures']
+    umd, ujs = build(data, info, args, rows_tluser(data), 'timerlat -u')
+    if not ujs['figures']:
+        umd = None
+    js['figures'] += tjs['figures'] + ujs['figures']
+    if args.md_tluser:
+        if umd:
+            with open(args.md_tluser, 'w') as f:
+                f.write(umd)
+    else:
+        tmd = '\n'.join(m for m in (tmd, umd) if m) or None
     if args.md_timerlat:
         if tmd:
             with open(args.md_timerlat, 'w') as f:

@@ -19,8 +19,11 @@
 #   build/bench/<K>/results.{md,json}     per kernel (results.md: the
 #                                         osnoise figures)
 #   build/bench/<K>/timerlat.md           60-timerlat.sh's table
+#   build/bench/<K>/timerlat-user.md      62-timerlat-user.sh's and
+#                                         63-timerlat-toolcost.sh's table
 #   build/bench/results.{md,json}, timerlat.md   the latest run
-# and (unless --no-doc) replaces the <K> and "<K> timerlat" tables in
+# and (unless --no-doc) replaces the <K>, "<K> timerlat" and "<K>
+# timerlat-user" tables in
 # Documentation/performance.md (each only when the run has its figures:
 # OSN_TESTS_FILTER=60-timerlat runs that script alone).
 # Logs: build/bench/<K>/run.log (whole console), build/bench/vm/<K>/.
@@ -52,7 +55,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; repeats=1; shift ;;
 	--scale) scale=1; shift ;;
 	--no-doc) doc=0; shift ;;
-	-h|--help) sed -n '3,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
 done
@@ -152,16 +155,17 @@ for K in "${kernels[@]}"; do
 	fi
 	# results.md: the osnoise figures, timerlat.md: 60-timerlat's; each
 	# only when the run has some (OSN_TESTS_FILTER may select either)
-	rm -f "$kout/results.md" "$kout/timerlat.md"
+	rm -f "$kout/results.md" "$kout/timerlat.md" "$kout/timerlat-user.md"
 	if python3 "$OSN_ROOT/tests/bench/report.py" --kernel "$K" --repeats "$repeats" \
 		--quick "$quick" --vm-status "$vrc" --seconds "$secs" \
 		--host-load "$load0 -> $load1" --host-cpus "$(nproc)" --commit "$commit" \
 		--qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1)" \
 		--tcg "${OSN_VM_TCG_THREAD:-single}" \
 		--md "$kout/results.md" --md-timerlat "$kout/timerlat.md" \
+		--md-tluser "$kout/timerlat-user.md" \
 		--json "$kout/results.json" "$kout/run.log" "$host"; then
 		cp "$kout/results.json" "$out/results.json"
-		for f in results:"$K" timerlat:"$K timerlat"; do
+		for f in results:"$K" timerlat:"$K timerlat" timerlat-user:"$K timerlat-user"; do
 			rm -f "$out/${f%%:*}.md"
 			[ -s "$kout/${f%%:*}.md" ] || continue
 			cp "$kout/${f%%:*}.md" "$out/${f%%:*}.md"

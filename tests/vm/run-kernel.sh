@@ -232,6 +232,11 @@ if [ -n "$ul" ] && [ -x "$ul/usr/bin/rtla" ] && [ -z "$cross" ]; then
 	for l in $(in_userland "$K" ldd /usr/bin/rtla 2>/dev/null | awk '/=> \//{print $3} /^\t\//{print $1}'); do
 		cp -L "$ul$l" "$rel/lib/"
 	done
+	# glibc dlopen()s libgcc_s at a thread's exit (rtla -u's timerlatu/N
+	# threads), which ldd does not list: without it rtla -u aborts.
+	for l in /usr/lib/x86_64-linux-gnu/libgcc_s.so.1 /lib/x86_64-linux-gnu/libgcc_s.so.1; do
+		[ -e "$ul$l" ] && { cp -L "$ul$l" "$rel/lib/"; break; }
+	done
 	# The release's dynamic loader, under the name rtla: the process's
 	# name (comm) is the loader's file name, and the bench finds and
 	# signals rtla by name (pidof rtla).
