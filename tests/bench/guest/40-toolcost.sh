@@ -36,16 +36,7 @@ tools=
 command -v rtla >/dev/null && up_have && tools="$tools rtla"
 [ -n "$tools" ] || skip "neither osn nor rtla can run here"
 
-cleanup_tools() {
-	for p in $(pidof osn rtla 2>/dev/null); do
-		kill -KILL "$p" 2>/dev/null
-	done
-	[ -x "$OSN" ] && "$OSN" cleanup >/dev/null 2>&1
-	for i in osn_top osn_hist osn_trace osnoise_top osnoise_hist; do
-		rm_instance "$i"
-	done
-}
-on_exit cleanup_tools
+on_exit bench_kill_tools osn_top osn_hist osn_trace osnoise_top osnoise_hist
 on_exit 'echo stop >"$INJ/inject"'
 
 ticks() {	# PID -> utime + stime in clock ticks

@@ -45,16 +45,7 @@ fi
 [ -z "$why" ] || { info "rtla timerlat -u: n/a ($why)"; bench_result tlu_na rtla 1 "why=$why"; }
 [ -n "$tools" ] || skip "neither osn nor rtla timerlat -u can run here"
 
-cleanup_tools() {
-	for p in $(pidof osn rtla 2>/dev/null); do
-		kill -KILL "$p" 2>/dev/null
-	done
-	[ -x "$OSN" ] && "$OSN" cleanup >/dev/null 2>&1
-	for i in osn_hist timerlat_hist; do
-		rm_instance "$i"
-	done
-}
-on_exit cleanup_tools
+on_exit bench_kill_tools osn_hist timerlat_hist
 on_exit 'echo stop >"$INJ/inject"'
 
 # hist_figs FILE: from a timerlat hist table (rtla's layout, both tools),

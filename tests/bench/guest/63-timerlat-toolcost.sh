@@ -25,15 +25,7 @@ command -v rtla >/dev/null 2>&1 && up_have &&
 rtla_k=
 rtla timerlat top --help 2>&1 | grep -q -- '--kernel-threads' && rtla_k=-k
 
-cleanup_tools() {
-	for p in $(pidof osn rtla 2>/dev/null); do
-		kill -KILL "$p" 2>/dev/null
-	done
-	[ -x "$OSN" ] && "$OSN" cleanup >/dev/null 2>&1
-	rm_instance osn_top
-	rm_instance timerlat_top
-}
-on_exit cleanup_tools
+on_exit bench_kill_tools osn_top timerlat_top
 
 uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime

@@ -50,6 +50,19 @@ BENCH_BUF_KB=4096
 # CPU) stays on the housekeeping CPU, out of the measured one's way.
 taskset -p -c $HCPU $$ >/dev/null 2>&1
 
+# bench_kill_tools INSTANCE...: (at exit) kill the osn and rtla this
+# script started, let `osn cleanup` undo what osn left, and remove the
+# tools' tracefs INSTANCEs.
+bench_kill_tools() {
+	for _p in $(pidof osn rtla 2>/dev/null); do
+		kill -KILL "$_p" 2>/dev/null
+	done
+	[ -x "$OSN" ] && "$OSN" cleanup >/dev/null 2>&1
+	for _i in "$@"; do
+		rm_instance "$_i"
+	done
+}
+
 # bench_result FIG TRACER REP KEY=VALUE...: one result line.
 bench_result() {
 	_br_f=$1 _br_t=$2 _br_r=$3
