@@ -47,9 +47,11 @@ bad stop_tracing_us 18446744073709552	# overflows in ns
 for v in "$NL" " " "," abc 0- -1 1-0 "0,,1" ",1" "1," 99 4096 0-99 "0 1" "$(nr_cpus)"; do
 	bad cpus "$v"
 done
-long=$(head -c 1100 /dev/zero | tr '\0' '0')
+# one character over the limit (OSN_CPUS_MAX_LEN, 4094: a sysfs write's
+# page less a newline), the string otherwise a valid cpulist ("0")
+long=$(head -c 4095 /dev/zero | tr '\0' '0')
 bad cpus "$long"
-long=$(awk 'BEGIN { for (i = 0; i < 600; i++) printf "0,"; printf "1" }')
+long=$(awk 'BEGIN { for (i = 0; i < 2100; i++) printf "0,"; printf "1" }')
 bad cpus "$long"
 echo 0 >/sys/devices/system/cpu/cpu1/online || fail "offline cpu1"
 on_exit 'echo 1 >/sys/devices/system/cpu/cpu1/online'
