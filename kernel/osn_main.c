@@ -52,6 +52,14 @@ static DEFINE_MUTEX(osn_run_lock);
 static bool osn_running;
 static int osn_hp_state;
 static bool osn_causes_hooked;
+/*
+ * Read-only: whether the cause probes are hooked.  They are hooked in
+ * osn_work, after the event that starts a run is enabled: a tool that
+ * wants the culprits from its first noise waits for this (on PREEMPT_RT
+ * under TCG, over a second after the events went on).
+ */
+module_param_named(causes_live, osn_causes_hooked, bool, 0444);
+MODULE_PARM_DESC(causes_live, "Y once the cause probes are hooked for the run (osn:noise_cause enabled)");
 /* Set while cpuhp_setup_state() runs our online callback on every CPU. */
 static bool osn_hp_in_setup;
 

@@ -65,6 +65,8 @@ int osn_run_cpus_pick(struct osn_tool *t);
 void osn_run_knobs_check(const struct osn_tool *t);
 /* The module's "unmeasured" report, into t->unmeasured. */
 void osn_run_knobs_unmeasured(struct osn_tool *t);
+/* A read-only report of the module (OSN_PARAM_*), its first line; "": none. */
+void osn_run_read_report(const char *name, char *buf, size_t len);
 /* Save the knobs (journal first), then write the run's. */
 int osn_run_knobs_set(struct osn_tool *t);
 /* Write the run's knobs (at setup, and when the module came back). */
@@ -164,6 +166,8 @@ void osn_run_threads_free(struct osn_tool *t);
 int osn_run_causes_attach(struct osn_tool *t);
 /* --causes, --audit: the noise events (and osn:noise_cause). */
 int osn_run_causes_events(struct osn_tool *t);
+/* Before collecting: the module's cause probes hooked (5 s at most). */
+void osn_run_causes_wait(struct osn_tool *t);
 /* Ranked, the culprits' functions named: ready to show. */
 void osn_run_causes_rank(struct osn_tool *t);
 void osn_run_causes_free(struct osn_tool *t);

@@ -4,7 +4,9 @@
  * noise (causes.c), from osn:noise_cause and the noise events it links
  * to, ranked and named for the reports.
  */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "osn/osn_abi.h"
 #include "run.h"
@@ -43,6 +45,62 @@ int osn_run_causes_events(struct osn_tool *t)
 		if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM, evs[i]))
 			return -1;
 	return 0;
+}
+
+/* Longest wait for the cause probes, and between two looks. */
+#define CAUSES_WAIT_NS		(5ULL * 1000000000ULL)
+#define CAUSES_POLL_US		10000
+
+/* osn:noise_cause is on in the tool's instance (--causes, a stop, -a). */
+static bool noise_cause_on(struct osn_tool *t)
+{
+	char *v = tracefs_instance_file_read(t->inst, "events/" OSN_EVENT_SYSTEM
+					     "/" OSN_EV_NOISE_CAUSE "/enable",
+					     NULL);
+	bool on = v && v[0] == '1';
+
+	free(v);
+	return on;
+}
+
+static bool causes_live(void)
+{
+	char v[8];
+
+	osn_run_read_report(OSN_PARAM_CAUSES_LIVE, v, sizeof(v));
+	return v[0] == 'Y';
+}
+
+/*
+ * osn:noise_cause is on (--causes, or a stop to explain): the module
+ * hooks the cause probes in its own work item, after the run's events
+ * went on, so wait until it says they are hooked: else the first noises
+ * of the run have no culprit (on PREEMPT_RT under TCG, the hrtimer
+ * probe came over a second after collection began, and a test's 15
+ * injected stalls all went without theirs).  A kernel that does not say
+ * (an older osn.ko) or takes longer than the wait: a warning, and on.
+ */
+void osn_run_causes_wait(struct osn_tool *t)
+{
+	uint64_t end = osn_mono_ns() + CAUSES_WAIT_NS;
+	char v[8];
+
+	if (!noise_cause_on(t))
+		return;
+	osn_run_read_report(OSN_PARAM_CAUSES_LIVE, v, sizeof(v));
+	if (!v[0])
+		return;		/* an osn.ko without the report */
+	while (!causes_live()) {
+		if (osn_interrupted)
+			return;
+		if (osn_mono_ns() >= end) {
+			osn_warn("the module's cause probes are not hooked after %llu s: the first noises may lack their culprits",
+				 CAUSES_WAIT_NS / 1000000000ULL);
+			return;
+		}
+		usleep(CAUSES_POLL_US);
+	}
+	osn_debug("cause probes hooked");
 }
 
 void osn_run_causes_rank(struct osn_tool *t)

@@ -15,7 +15,7 @@
  * One read-only report of the module (OSN_PARAM_DIR/name), its first line
  * without the newline; "" when it cannot be read.
  */
-static void read_report(const char *name, char *buf, size_t len)
+void osn_run_read_report(const char *name, char *buf, size_t len)
 {
 	char path[256];
 	FILE *f;
@@ -37,7 +37,7 @@ static void read_report(const char *name, char *buf, size_t len)
  */
 void osn_run_knobs_unmeasured(struct osn_tool *t)
 {
-	read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
+	osn_run_read_report(OSN_PARAM_UNMEASURED, t->unmeasured, sizeof(t->unmeasured));
 }
 
 /* The options knob of the run: the command's, or its command line's. */
@@ -145,7 +145,7 @@ static int read_start_error(void)
 {
 	char buf[32];
 
-	read_report(OSN_PARAM_START_ERROR, buf, sizeof(buf));
+	osn_run_read_report(OSN_PARAM_START_ERROR, buf, sizeof(buf));
 	return atoi(buf);
 }
 

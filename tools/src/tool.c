@@ -450,6 +450,8 @@ static int collect_loop(struct osn_tool *t)
 /* collect: warm-up, then collection until -d, a stop or a signal */
 static int tool_collect(struct osn_tool *t)
 {
+	/* before the warm-up, whose last read drops what came meanwhile */
+	osn_run_causes_wait(t);
 	if (warm_up(t))
 		return -1;
 	if (osn_interrupted)
