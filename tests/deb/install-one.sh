@@ -121,7 +121,10 @@ esac
 if in_m dpkg -P osn osn-dkms >"$dir/purge.log" 2>&1; then ok "dpkg -P osn osn-dkms"; else
 	fail "dpkg -P osn osn-dkms"; tail -n 15 "$dir/purge.log" | sed 's/^/#   /'
 fi
-left=$(cd "$m" && { ls -d usr/src/osn-* var/lib/dkms/osn usr/bin/osn \
+# usr/src/osn-<version>: the dkms source; not usr/src/osn-*, which would
+# also match another package's tree (the arm64 cross headers that
+# tests/install-deps.sh --arm64 extracts to usr/src/osn-cross)
+left=$(cd "$m" && { ls -d usr/src/osn-[0-9]* var/lib/dkms/osn usr/bin/osn \
 	usr/share/bash-completion/completions/osn usr/share/man/man1/osn.1.gz usr/share/man/man1/osn-*.1.gz \
 	usr/share/doc/osn usr/share/doc/osn-dkms 2>/dev/null
 	find lib/modules -name 'osn.ko*' 2>/dev/null; } | tr '\n' ' ')
