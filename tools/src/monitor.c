@@ -252,13 +252,7 @@ static bool module_loaded(void)
 /* Our instance's osn events are still on (off: the module was reloaded). */
 static bool events_on(struct osn_tool *t)
 {
-	char *s = tracefs_instance_file_read(t->inst, "events/" OSN_EVENT_SYSTEM
-					     "/" OSN_EV_IRQ_NOISE "/enable",
-					     NULL);
-	bool on = s && s[0] == '1';
-
-	free(s);
-	return on;
+	return osn_event_is_on(t->inst, OSN_EV_IRQ_NOISE);
 }
 
 /*

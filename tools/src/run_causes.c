@@ -51,18 +51,6 @@ int osn_run_causes_events(struct osn_tool *t)
 #define CAUSES_WAIT_NS		(5ULL * 1000000000ULL)
 #define CAUSES_POLL_US		10000
 
-/* osn:noise_cause is on in the tool's instance (--causes, a stop, -a). */
-static bool noise_cause_on(struct osn_tool *t)
-{
-	char *v = tracefs_instance_file_read(t->inst, "events/" OSN_EVENT_SYSTEM
-					     "/" OSN_EV_NOISE_CAUSE "/enable",
-					     NULL);
-	bool on = v && v[0] == '1';
-
-	free(v);
-	return on;
-}
-
 static bool causes_live(void)
 {
 	char v[8];
@@ -85,7 +73,8 @@ void osn_run_causes_wait(struct osn_tool *t)
 	uint64_t end = osn_mono_ns() + CAUSES_WAIT_NS;
 	char v[8];
 
-	if (!noise_cause_on(t))
+	/* osn:noise_cause on in the instance: --causes, a stop armed */
+	if (!osn_event_is_on(t->inst, OSN_EV_NOISE_CAUSE))
 		return;
 	osn_run_read_report(OSN_PARAM_CAUSES_LIVE, v, sizeof(v));
 	if (!v[0])

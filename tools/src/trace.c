@@ -436,6 +436,19 @@ int osn_instance_remove(const char *name)
 	return 0;
 }
 
+bool osn_event_is_on(struct tracefs_instance *inst, const char *event)
+{
+	char file[128], *v;
+	bool on;
+
+	snprintf(file, sizeof(file), "events/%s/%s/enable", OSN_EVENT_SYSTEM,
+		 event);
+	v = tracefs_instance_file_read(inst, file, NULL);
+	on = v && v[0] == '1';
+	free(v);
+	return on;
+}
+
 int osn_event_enable(struct tracefs_instance *inst, const char *sys,
 		     const char *event)
 {
