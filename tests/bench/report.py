@@ -674,6 +674,17 @@ def update_doc(path, kernel, md_path):
         f.write(doc)
 
 
+
+def place_md(text, path, parent):
+    """A table of its own: to PATH if given, else appended to PARENT's
+    text.  Returns PARENT's text."""
+    if path:
+        if text:
+            with open(path, 'w') as f:
+                f.write(text)
+        return parent
+    return '\n'.join(m for m in (parent, text) if m) or None
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--kernel', required=True)
@@ -739,18 +750,8 @@ def main():
     if not ujs['figures']:
         umd = None
     js['figures'] += tjs['figures'] + ujs['figures']
-    if args.md_tluser:
-        if umd:
-            with open(args.md_tluser, 'w') as f:
-                f.write(umd)
-    else:
-        tmd = '\n'.join(m for m in (tmd, umd) if m) or None
-    if args.md_timerlat:
-        if tmd:
-            with open(args.md_timerlat, 'w') as f:
-                f.write(tmd)
-    else:
-        md = '\n'.join(m for m in (md, tmd) if m) or None
+    tmd = place_md(umd, args.md_tluser, tmd)
+    md = place_md(tmd, args.md_timerlat, md)
     if md and args.md:
         with open(args.md, 'w') as f:
             f.write(md)
