@@ -108,6 +108,11 @@ eng_attrib() {
 	# The background of each class, in the same boot, right before.
 	echo osn_mark_quiet >"$_i/trace_marker"
 	sleep $ENG_QUIET_S
+	# The kernel's count of CPU 1's interrupts, over a window that holds
+	# every period around the injection (eng_class_bounds): from a
+	# period and a half before the first marker
+	_kirq=$(eng_cpu_irqs 1)
+	sleep 0.15
 	echo osn_mark_inject >"$_i/trace_marker"
 	inject "$_ctx" 1 $ENG_COUNT $ENG_DUR_US $ENG_INTERVAL_US
 	echo osn_mark_end >"$_i/trace_marker"
@@ -117,6 +122,7 @@ eng_attrib() {
 	info "$(inject_status)"
 	# Let the window that saw the last injection end and report.
 	sleep 0.4
+	_kirq=$(($(eng_cpu_irqs 1) - _kirq))
 	echo 0 >"$_i/tracing_on"
 	echo 0 >"$_i/events/osn/enable"
 	if [ "$_gt" != - ]; then
@@ -140,7 +146,9 @@ eng_attrib() {
 		[ "$_n" -le $((_done + _done / 5)) ] ||
 			fail "$_n $_ev /$_ere/ >= ${_min}ns for $_done injections"
 		set -- "$_n" "$_done" "$(grep -c . /tmp/eng_ev)" \
-			"$(awk -v m=$_min "$ENG_AWK_FUNCS"'{ sd(); if (d >= m) t += d } END { printf "%.0f\n", t }' /tmp/eng_ev)"
+			$(awk -v m=$_min "$ENG_AWK_FUNCS"'{ sd(); if (d < m) next; t += d
+				if (d > x1) { x2 = x1; x1 = d } else if (d > x2) x2 = d }
+				END { printf "%.0f %.0f\n", t, t - x1 - x2 }' /tmp/eng_ev)
 	else
 		set -- $(eng_match /tmp/eng_cpu1 "$_ere" "$_gtere" $_min)
 	fi
@@ -158,11 +166,16 @@ eng_attrib() {
 	# plus, each, TCG's entry and exit around its busy wait (<= 50 us of
 	# the 200) and half the stolen time: host stalls of the vCPU outside
 	# the busy wait (12% seen on a host loaded 4 times over, 28% on a
-	# slower one); the stalls inside it are in both.  An event counted
-	# twice, or another source's time added to it, exceeds that.
+	# slower one); the stalls inside it are in both.  A stall of a few ms
+	# in one injection's entry or exit lands in one event (forky-rt:
+	# 18.6 ms against a bound of 17.8 for 10.1 ms stolen), so the
+	# two longest events are left out of the sum.  An event counted
+	# twice, or another source's time added to each, still exceeds it:
+	# 48 doubled events of >= 200 us give 1.92 x stolen, over 1.5 x
+	# stolen + 50 x 50 us once stolen passes 6 ms (it is >= 10 ms).
 	_max=$((_stolen + _stolen / 2 + _done * ENG_DUR_US * 1000 / 4))
-	info "the injections' $_ev events: $4 ns (stolen $_stolen ns, at most $_max)"
-	assert_le "$4" "$_max" "ns of the injections' $_ev events"
+	info "the injections' $_ev events: $4 ns, $5 ns but the 2 longest (stolen $_stolen ns, at most $_max)"
+	assert_le "$5" "$_max" "ns of the injections' $_ev events but the 2 longest"
 
 	grep ' sample_threshold: ' /tmp/eng_cpu1 >/tmp/eng_st
 	_s=$(sed -n 's/.* duration \([0-9]*\) ns interference \([0-9]*\).*/\1 \2/p' /tmp/eng_st |
@@ -200,8 +213,12 @@ eng_attrib() {
 	[ $((_n * 100)) -ge $((_done * 95)) ] ||
 		fail "sample $_f count $_n < 95% of $_done injections"
 	eng_check_no_double_count /tmp/eng_sa
-	eng_class_bounds /tmp/eng_all "$_done" "${1%_time}" "${2:+${2%_time}}"
-	eng_stats_vs_events /tmp/eng_all
+	# both checks print what they saw before either fails the test: a
+	# count out of bounds, next to the samples against the events
+	_bad=
+	(eng_class_bounds /tmp/eng_all "$_done" "${1%_time}" "${2:+${2%_time}}" "$_kirq") || _bad=1
+	(eng_stats_vs_events /tmp/eng_all) || _bad=1
+	[ -z "$_bad" ] || fail "the class counts (above)"
 }
 
 # eng_unmatched FILE EVENT_ERE GT_ERE MIN_NS: show (3 at most) ground-truth
@@ -222,10 +239,11 @@ eng_unmatched() {
 	}' "$1"
 }
 
-# eng_match FILE EVENT_ERE GT_ERE MIN_NS: prints "M G A T": of the G ground-
+# eng_match FILE EVENT_ERE GT_ERE MIN_NS: prints "M G A T T2": of the G ground-
 # truth lines (GT_ERE), M fall inside an EVENT_ERE line's [start, start +
 # duration] with duration >= MIN_NS, A inside one of any duration; T is
-# the summed (interference-free) duration of those M events (100 us
+# the summed (interference-free) duration of those M events, T2 that sum
+# without the two longest of them (100 us
 # of slack: the ground truth's probe may run first, and recording its event
 # takes tens of us under TCG).  An event's duration is interference-free:
 # the irq_noise lines (not matching EVENT_ERE) that started inside it are
@@ -296,13 +314,17 @@ eng_match() {
 					any = 1
 					if (D[j] + N[j] >= min) {
 						hit = 1
-						if (!H[j]++) t += D[j]
+						if (!H[j]++) {
+							t += D[j]
+							if (D[j] > x1) { x2 = x1; x1 = D[j] }
+							else if (D[j] > x2) x2 = D[j]
+						}
 						break
 					}
 				}
 			m += hit; a += any
 		}
-		printf "%d %d %d %.0f\n", m, g, a, t
+		printf "%d %d %d %.0f %.0f\n", m, g, a, t, t - x1 - x2
 	}'
 }
 
@@ -321,7 +343,16 @@ ENG_SAMPLE_AWK=$ENG_AWK_FUNCS'
 	}
 '
 
-# eng_class_bounds FILE DONE OWN [TRIGGER]: FILE holds CPU 1's lines and
+# eng_cpu_irqs CPU: the kernel's count of CPU's interrupts so far, every
+# row of /proc/interrupts but the NMIs (osn's nmi class: NMI, and PMI, the
+# perf interrupt x86 delivers as one).
+eng_cpu_irqs() {
+	awk -v cpu="CPU$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == cpu) col = i + 1; next }
+		$1 != "NMI:" && $1 != "PMI:" && $col ~ /^[0-9]+$/ { n += $col }
+		END { print n + 0 }' /proc/interrupts
+}
+
+# eng_class_bounds FILE DONE OWN [TRIGGER [KIRQ]]: FILE holds CPU 1's lines and
 # the markers osn_mark_quiet, osn_mark_inject and osn_mark_end around a
 # quiet window and the injection.  The background of each class (nmi irq
 # softirq thread) is its largest count in one period of the quiet window;
@@ -343,18 +374,32 @@ ENG_SAMPLE_AWK=$ENG_AWK_FUNCS'
 # injection (a report of a long NMI handler, work it defers) adds to
 # them; eng_stats_vs_events holds them to osn's events.  The quiet window
 # must have >= 3 whole periods.
+# KIRQ, the kernel's own count of CPU 1's interrupts from 150 ms before
+# the injection's first marker to 400 ms after its last (eng_cpu_irqs), a
+# window that holds every period overlapping the injection, is the irq
+# class's ground truth: its bound is KIRQ plus one period of background
+# (a period that TCG stretched past the window), in place of the formula
+# above.  The injection can make the kernel take interrupts the quiet
+# window never saw (5.10-rt, a softirq injection: 422 IRQ entries in 4
+# periods of a 28-a-period background); osn counting each twice exceeds
+# KIRQ by all of them (those periods hold most of KIRQ).
 # Times are not bounded here: under TCG a host stall of the vCPU lands in
 # whichever source runs, tens of ms at a time, so a quiet window's time
 # says little about the next second's (its counts do: stalls stretch
 # sources, they do not add any); eng_attrib bounds the times through the
 # events.
 eng_class_bounds() {
-	grep -E 'osn_mark_| sample: ' "$1" |
-	awk -v done="$2" -v own="$3" -v trig="$4" "$ENG_SAMPLE_AWK"'
+	grep -E 'osn_mark_| sample: | irq_noise: ' "$1" |
+	awk -v done="$2" -v own="$3" -v trig="$4" -v kirq="${5:-}" "$ENG_SAMPLE_AWK"'
 	BEGIN { cls() }
 	/osn_mark_quiet/ { qb = ts(); next }
 	/osn_mark_inject/ { ib = ts(); next }
 	/osn_mark_end/ { ie = ts(); next }
+	# what the IRQ entries of the injection were, shown if a bound fails
+	/ irq_noise: / {
+		if (ib && !ie) { v = $0; sub(/.* irq_noise: */, "", v); sub(/ .*/, "", v); IV[v]++ }
+		next
+	}
 	/ sample: / {
 		t = ts(); st = t - fv("runtime") / 1e9
 		if (qb && !ib && st >= qb) {
@@ -370,7 +415,7 @@ eng_class_bounds() {
 		if (!p) { print "FAIL: no period overlaps the injection"; exit 1 }
 		for (i = 1; i <= 4; i++) {
 			c = C[i]
-			if (c != own && c != trig) {
+			if (c != own && c != trig && !(c == "irq" && kirq != "")) {
 				printf "# %-7s quiet max %d a period; %d periods of injection: %d entries\n",
 					c, QC[c], p, IC[c]
 				continue
@@ -384,9 +429,15 @@ eng_class_bounds() {
 			# period of background).
 			per = (c == "thread" || c == "softirq") ? 2 : 1
 			maxc = int(p * QC[c] * 3 / 2) + done * per + int(done / 4)
-			printf "# %-7s quiet max %d a period; %d periods of injection: %d entries (<= %d)\n",
-				c, QC[c], p, IC[c], maxc
-			if (IC[c] > maxc) { printf "FAIL: %s: %d entries > %d\n", c, IC[c], maxc; bad++ }
+			if (c == "irq" && kirq != "") maxc = kirq + QC[c]
+			printf "# %-7s quiet max %d a period; %d periods of injection: %d entries (<= %d)%s\n",
+				c, QC[c], p, IC[c], maxc, (c == "irq" && kirq != "") ? \
+				sprintf("; the kernel counted %d", kirq) : ""
+			if (IC[c] > maxc) {
+				printf "FAIL: %s: %d entries > %d\n", c, IC[c], maxc; bad++
+				if (c == "irq")
+					for (v in IV) printf "#   irq_noise %s: %d in the injection\n", v, IV[v]
+			}
 			if (c == own && IC[c] * 100 < done * 95) { printf "FAIL: %s: %d entries for %d injections\n", c, IC[c], done; bad++ }
 		}
 		exit bad > 0
