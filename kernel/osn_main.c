@@ -50,6 +50,14 @@ static atomic_t osn_cause_events = ATOMIC_INIT(0);
 /* Serializes start and stop; protects the fields below it. */
 static DEFINE_MUTEX(osn_run_lock);
 static bool osn_running;
+/*
+ * Read-only: whether a run is on, its probes hooked and its threads up.
+ * A run starts in osn_work, after the event that asks for it is enabled
+ * (a second later on PREEMPT_RT under TCG): a tool that counts noise from
+ * the probes alone (osn monitor) says it is up only once this is Y.
+ */
+module_param_named(running, osn_running, bool, 0444);
+MODULE_PARM_DESC(running, "Y once a run is on: its probes hooked, its threads up");
 static int osn_hp_state;
 static bool osn_causes_hooked;
 /*

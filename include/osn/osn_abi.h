@@ -38,6 +38,8 @@
 #define OSN_PARAM_IMPOSSIBLE	"impossible"
 /* Read-only: why the last start failed (negative errno), 0 if it worked. */
 #define OSN_PARAM_START_ERROR	"start_error"
+/* Read-only: "Y" once a run is on (its probes hooked, its threads up). */
+#define OSN_PARAM_RUNNING	"running"
 /* Read-only: "Y" once the cause probes (osn:noise_cause) are hooked. */
 #define OSN_PARAM_CAUSES_LIVE	"causes_live"
 /* Workload kthreads are named like this, one per measured CPU. */

@@ -321,6 +321,8 @@ static int monitor_start(struct osn_tool *t)
 	if (t->p->causes &&
 	    osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_NOISE_CAUSE))
 		return -1;
+	/* up only once the module measures: its probes hooked */
+	osn_run_wait_live(t);
 	if (mon->started)	/* osn_tool_resume(): check_module() goes on */
 		return 0;
 	if (t->p->listen && start_http(t, mon))

@@ -67,6 +67,14 @@ void osn_run_knobs_check(const struct osn_tool *t);
 void osn_run_knobs_unmeasured(struct osn_tool *t);
 /* A read-only report of the module (OSN_PARAM_*), its first line; "": none. */
 void osn_run_read_report(const char *name, char *buf, size_t len);
+/* Until the module's report NAME says Y (5 s at most; else warn that the
+ * first noises may be WHAT). */
+void osn_run_wait_report(const char *name, const char *what);
+/*
+ * Before collecting, once the instance's osn events are on: the run on
+ * (its probes hooked), and the cause probes if osn:noise_cause is on.
+ */
+void osn_run_wait_live(struct osn_tool *t);
 /* Save the knobs (journal first), then write the run's. */
 int osn_run_knobs_set(struct osn_tool *t);
 /* Write the run's knobs (at setup, and when the module came back). */
@@ -166,8 +174,6 @@ void osn_run_threads_free(struct osn_tool *t);
 int osn_run_causes_attach(struct osn_tool *t);
 /* --causes, --audit: the noise events (and osn:noise_cause). */
 int osn_run_causes_events(struct osn_tool *t);
-/* Before collecting: the module's cause probes hooked (5 s at most). */
-void osn_run_causes_wait(struct osn_tool *t);
 /* Ranked, the culprits' functions named: ready to show. */
 void osn_run_causes_rank(struct osn_tool *t);
 void osn_run_causes_free(struct osn_tool *t);

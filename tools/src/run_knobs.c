@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "osn/osn_abi.h"
 #include "run.h"
@@ -29,6 +30,61 @@ void osn_run_read_report(const char *name, char *buf, size_t len)
 		buf[0] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+/* Longest wait for a report to say Y, and between two looks. */
+#define LIVE_WAIT_NS		(5ULL * 1000000000ULL)
+#define LIVE_POLL_US		10000
+
+/*
+ * The module starts a run, and hooks its cause probes, in its own work
+ * item after the events that ask for them are enabled (on PREEMPT_RT
+ * under TCG, over a second later): until the report @name says Y, the
+ * noise is not seen, or has no culprit.  Wait for it (5 s at most: then
+ * a warning that @what, and on).  A module without the report (an older
+ * osn.ko): no wait.
+ */
+void osn_run_wait_report(const char *name, const char *what)
+{
+	uint64_t end = osn_mono_ns() + LIVE_WAIT_NS;
+	char v[8];
+
+	osn_run_read_report(name, v, sizeof(v));
+	if (!v[0])
+		return;
+	while (v[0] != 'Y') {
+		if (osn_interrupted)
+			return;
+		if (osn_mono_ns() >= end) {
+			osn_warn("the module says no %s after %llu s: the first noises may be %s",
+				 name, LIVE_WAIT_NS / 1000000000ULL, what);
+			return;
+		}
+		usleep(LIVE_POLL_US);
+		osn_run_read_report(name, v, sizeof(v));
+	}
+	osn_debug("module: %s", name);
+}
+
+/* Some osn event is on in the instance: a run is wanted (or on). */
+static bool run_wanted(const struct osn_tool *t)
+{
+	char *v = tracefs_instance_file_read(t->inst, "events/" OSN_EVENT_SYSTEM "/enable",
+					     NULL);
+	bool on = v && v[0] != '0';
+
+	free(v);
+	return on;
+}
+
+void osn_run_wait_live(struct osn_tool *t)
+{
+	if (!run_wanted(t))
+		return;
+	osn_run_wait_report(OSN_PARAM_RUNNING, "missed");
+	/* osn:noise_cause on in the instance: --causes, a stop armed */
+	if (osn_event_is_on(t->inst, OSN_EV_NOISE_CAUSE))
+		osn_run_wait_report(OSN_PARAM_CAUSES_LIVE, "without their culprits");
 }
 
 /*

@@ -451,7 +451,7 @@ static int collect_loop(struct osn_tool *t)
 static int tool_collect(struct osn_tool *t)
 {
 	/* before the warm-up, whose last read drops what came meanwhile */
-	osn_run_causes_wait(t);
+	osn_run_wait_live(t);
 	if (warm_up(t))
 		return -1;
 	if (osn_interrupted)

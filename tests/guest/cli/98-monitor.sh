@@ -113,25 +113,19 @@ wait_for 30 up_is 1 || {
 	fail "no osn_up 1 on $URL in 30 s"
 }
 assert_eq "$(osn_nthreads)" 0 "osn/N threads (probes only)"
+# up once the module's run is on (its probes hooked, in its own worker
+# after the events went on): a noise right after osn_up 1 is counted
+assert_eq "$(cat "$OSN_PARAMS/running")" Y "the module's running report at osn_up 1"
 assert_eq "$(cat "$OSN_PARAMS/options" | grep -c NO_OSNOISE_WORKLOAD)" 1 "options knob"
 assert_eq "$(metric osn_workload "$M")" 0 "osn_workload"
 # the thread's series exists before the scrapes around the injection (a
 # series that appears between two scrapes has no increase in PromQL)
 # (one noise is enough: the first switch-in of a new kthread may come
-# before its name is set; 15 s: a tick of 1 s, slow under TCG).  On 6.12
-# the first two runs right after the monitor came up were not counted in
-# two clean-clone CIs of ten kernels (490bc8b, 22d0c27), the cause not yet
-# known: a second and third try are made, and said; the measured
-# injections below must still all be counted.
-warm=1
+# before its name is set; 15 s: a tick of 1 s, slow under TCG).  No
+# retry: osn_up 1 came once the probes were hooked (before, the first
+# runs after it went uncounted on 6.12 in two clean-clone runs).
 inject thread 1 2 1000
-while ! wait_for 15 counted "$THR" 1 && [ $warm -lt 3 ]; do
-	warm=$((warm + 1))
-	retry_marker "warm-up: no series of osn_inject/1 after 15 s: try $warm; CPU 1's thread series:" \
-		"$(grep -c '^osn_noise_events_total{cpu="1",class="thread"' "$M")"
-	inject thread 1 2 1000
-done
-if ! counted "$THR" 1 "$M"; then
+if ! wait_for 15 counted "$THR" 1; then
 	# what CPU 1's thread series were instead (a full source table names
 	# new ones "other"), and what the monitor said
 	grep '^osn_noise_events_total{cpu="1",class="thread"' "$M" | head -n 70

@@ -33,7 +33,7 @@ for f in "$OSN_PARAMS"/*; do
 	# the knobs are root-writable; the reports are read-only
 	want="644 root root"
 	case ${f##*/} in
-	unmeasured|impossible|start_error|causes_live) want="444 root root" ;;
+	unmeasured|impossible|start_error|running|causes_live) want="444 root root" ;;
 	esac
 	[ "$m" = "$want" ] || problem "$f: mode/owner '$m', expected '$want'"
 	NMODES=$((NMODES + 1))
