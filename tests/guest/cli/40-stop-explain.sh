@@ -67,7 +67,28 @@ grep -q 'irq_noise: local_timer:' "$CLI_OUT/trace.txt" || fail "trace lacks irq_
 grep -q 'stop: stop tracing hit' "$CLI_OUT/trace.txt" || fail "trace lacks osn:stop"
 assert_eq "$(cli_instances)" "" "instances left"
 
-# 2. a period's total noise > 400 ms: 300 ms stalls every 600 ms in 1 s periods
+# 2. a period's total noise over 400 ms: 300 ms stalls every 600 ms in
+# 1 s periods.  The quiet periods' noise comes first (the same osn hist,
+# 3 s, a stop armed that cannot trip; each period's noise from its
+# report's table).  On a kernel where they already hold hundreds of ms no
+# total stop tells a stall from the emulator: the debug kernel under TCG,
+# where CPU 0's ticks, slow under KASAN and lockdep, keep CPU 1 from
+# running for a third to a half of each period (hw noise), and by as much
+# again with the host's load: quiet periods of 548 ms in one run, stalled
+# ones (500 ms stalls, the injector's longest duty) under 661 ms in the
+# next.  There this part is not run, and says so; the matrix's kernels
+# run it.
+osn hist -c 1 -p 1000000 -r 1000000 -T 20 -S 990000 -d 3 -q \
+	--report "$CLI_OUT/quiet.html" >"$CLI_OUT/quiet.txt" 2>&1 ||
+	{ cat "$CLI_OUT/quiet.txt"; fail "osn hist -d 3 (the quiet periods)"; }
+bg=$(sed -n '/<table class="num time">/,/<\/table>/p' "$CLI_OUT/quiet.html" |
+	sed -n 's|^<tr><td>[^<]*</td><td>\([0-9]*\)[.0-9]*</td>.*|\1|p' | sort -n | tail -n 1)
+[ -n "$bg" ] || { cat "$CLI_OUT/quiet.txt"; fail "no period in $CLI_OUT/quiet.html"; }
+info "quiet periods: up to $bg us of noise"
+if [ "$bg" -ge 200000 ]; then
+	info "NOT RUN: the total stop (-S 400000): the quiet periods hold up to $bg us"
+	exit 0
+fi
 run_until_irq_stop "$CLI_OUT/hist.txt" 250000 hist -c 1 -p 1000000 -r 1000000 \
 	-T 20 -S 400000 -d 60
 o=$CLI_OUT/hist.txt
