@@ -95,13 +95,21 @@ static int setup_trace_event(struct tracefs_instance *tinst,
 	return 0;
 }
 
-/* -t: every osn event, the -e events, stopped with the tool */
+/*
+ * -t: every osn event, the -e events, stopped with the tool.  The
+ * instance records from the start of collection (osn_run_save_start()),
+ * as rtla starts its record instance last: setup's events are not the
+ * run's, and on a slow kernel (the debug kernel: 20-30 s of setup) they
+ * filled the buffer, whose formatted read then took 13.6 minutes.
+ */
 int osn_run_save_events(struct osn_tool *t)
 {
 	struct tracefs_instance *tinst = t->saves ? t->saves->tinst : NULL;
 
 	if (!tinst)
 		return 0;
+	if (tracefs_trace_off(tinst))
+		return osn_err("cannot stop instance %s", OSN_INST_TRACE);
 	for (int i = 0; i < t->p->nevents; i++)
 		if (setup_trace_event(tinst, &t->p->events[i]))
 			return -1;
@@ -133,6 +141,11 @@ int osn_run_save_end(struct osn_tool *t)
 bool osn_run_save_on_threshold(struct osn_tool *t)
 {
 	return osn_actions_perform(&t->p->on_threshold, save_trace_to, t);
+}
+
+int osn_run_save_start(struct osn_tool *t)
+{
+	return osn_run_save_rearm(t);
 }
 
 int osn_run_save_rearm(struct osn_tool *t)
