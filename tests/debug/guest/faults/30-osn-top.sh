@@ -9,7 +9,8 @@
 # faults/10 does, except where the kernel itself WARNs when an allocation
 # fails (FAULTS_WARN_SITES: creating the osn_top instance allocates a ring
 # buffer per CPU, and the ring buffer WARNs when another CPU's cannot be
-# allocated): those N, and 8 on either side (a page allocation that
+# allocated), and where the allocation grows a user stack (FAULTS_SEGV_SITES:
+# a failed growth is a SIGSEGV for any program): those N, and 8 on either side (a page allocation that
 # refills a slab may come a little earlier or later in another run), are
 # passed over.  osn top's error path for the same system call is still
 # tried through its other allocations (the instance's buffer for its own
@@ -64,9 +65,10 @@ calls=$(faults_calls) || fail "the trace of the dry run lost its start"
 traced=$(echo "$calls" | grep -c .)
 [ "$traced" = "$k" ] || info "fail-nth counted $k allocations, the trace $traced"
 # skip N: whether N is within 8 of an allocation under a WARN site
-echo "$calls" | awk '$2 == "warn" { for (i = $1 - 8; i <= $1 + 8; i++) print i }' | sort -un >/tmp/faults30.skip
+echo "$calls" | awk '$2 == "warn" || $2 == "segv" { for (i = $1 - 8; i <= $1 + 8; i++) print i }' | sort -un >/tmp/faults30.skip
 nwarn=$(echo "$calls" | grep -c ' warn$')
-info "$nwarn allocations under the kernel's WARN sites, passed over with their neighbours"
+nsegv=$(echo "$calls" | grep -c ' segv$')
+info "$nwarn allocations under the kernel's WARN sites, $nsegv growing a user stack (a SIGSEGV for any program), passed over with their neighbours"
 skip() { grep -qx "$1" /tmp/faults30.skip; }
 on_exit rm -f /tmp/faults30.skip
 EDGE=${OSN_FAULT_EDGE:-16}

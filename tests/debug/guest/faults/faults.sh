@@ -79,9 +79,10 @@ faults_traced() {
 
 # faults_calls: the calls fail-nth counted in the last faults_traced (those
 # of the task OSN_FAILNTH_TASK, else of the one that wrote the start mark),
-# one line each: "N osn", "N kernel", or "N warn": made under one of the
+# one line each: "N osn", "N kernel", "N warn": made under one of the
 # kernel's own sites that WARN when an allocation fails (FAULTS_WARN_SITES,
-# below).  Fails if the trace lost the start.
+# below), or "N segv": made to grow a user stack (FAULTS_SEGV_SITES).
+# Fails if the trace lost the start.
 #
 # The kernel sites that WARN by design when an allocation under them fails
 # (6.1): the ring buffer's CPU-prepare callback, which allocates a new
@@ -90,6 +91,11 @@ faults_traced() {
 # (trace_events.c:2556); the comm and tgid recorders, whose failed
 # register is followed by an unregister that WARNs (tracepoint.c:406).
 FAULTS_WARN_SITES='trace_rb_cpu_prepare|event_define_fields|tracing_start_cmdline_record|tracing_start_tgid_record'
+# A user stack that cannot grow is a SIGSEGV by design (6.1's
+# do_user_addr_fault: expand_stack() fails, bad_area()), whatever the
+# program: the anon_vma it allocates for the new pages, made to fail in an
+# osn top run (N=13, the dynamic loader's stack: "segfault at <sp>").
+FAULTS_SEGV_SITES='expand_downwards|expand_stack'
 # The frames of osn's code (its module, or its init: do_one_initcall, as no
 # other module loads meanwhile), and of the debug kernel's bookkeeping of
 # an allocation (the kmemleak object, the debug objects' pool, the KASAN
@@ -98,7 +104,7 @@ FAULTS_WARN_SITES='trace_rb_cpu_prepare|event_define_fields|tracing_start_cmdlin
 FAULTS_OSN_FRAMES='[[]osn[]]|do_one_initcall'
 FAULTS_DEBUG_FRAMES='kmemleak_alloc|__create_object|debug_objects_|fill_pool|stack_depot|kasan_save'
 faults_calls() {
-	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" \
+	awk -v tid="${OSN_FAILNTH_TASK:-}" -v warnre="$FAULTS_WARN_SITES" -v segvre="$FAULTS_SEGV_SITES" \
 	    -v osnre="$FAULTS_OSN_FRAMES" -v dbgre="$FAULTS_DEBUG_FRAMES" -v hm="$(cat /sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem)" '
 	function pid_of(f) { sub(/.*-/, "", f); return f }
 	function hex(h,  i, v) {
@@ -127,6 +133,7 @@ faults_calls() {
 		if ($0 ~ osnre) osn[cur] = 1
 		if ($0 ~ dbgre) dbg[cur] = 1
 		if ($0 ~ warnre) warn[cur] = 1
+		if ($0 ~ segvre) segv[cur] = 1
 		next
 	}
 	on && / (slab|page): \(/ {
@@ -140,7 +147,7 @@ faults_calls() {
 	END {
 		if (!seen) { print "no-start-mark"; exit 1 }
 		for (i = 1; i <= n; i++)
-			print i, (i in warn) ? "warn" : (i in osn) && !(i in dbg) ? "osn" : "kernel"
+			print i, (i in warn) ? "warn" : (i in segv) ? "segv" : (i in osn) && !(i in dbg) ? "osn" : "kernel"
 	}' "$FT/trace"
 }
 
