@@ -449,12 +449,16 @@ eng_class_bounds() {
 			}
 			# An injected thread adds its own entry and may wake one
 			# more thread (the completion of its waker, a kworker): up to
-			# two entries an injection (trixie: 106 for 50).  An injected
-			# softirq that TCG stretches to a few ms has a tick inside,
-			# whose TIMER/RCU softirqs run as an entry of their own right
+			# two entries an injection (trixie: 106 for 50); on
+			# PREEMPT_RT a softirq injection runs in ktimers/N, which
+			# can wake ksoftirqd/N and a kworker after it: up to three
+			# (forky-rt: 147 for 50, with 3 a period of background once
+			# the guest runner stopped polling).  An injected softirq
+			# that TCG stretches to a few ms has a tick inside, whose
+			# TIMER/RCU softirqs run as an entry of their own right
 			# after it: up to two as well (5.10: 137 for 50, with 7 a
 			# period of background).
-			per = (c == "thread" || c == "softirq") ? 2 : 1
+			per = c == "thread" ? 3 : c == "softirq" ? 2 : 1
 			maxc = int(p * QC[c] * 3 / 2) + done * per + int(done / 4)
 			if (k != "") maxc = k + QC[c] * 3 + int(done / (c == "softirq" ? 2 : 10))
 			printf "# %-7s quiet max %d a period; %d periods of injection: %d entries (<= %d)%s\n",
