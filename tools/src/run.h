@@ -151,9 +151,7 @@ int osn_run_save_instance(struct osn_tool *t);
 int osn_run_save_events(struct osn_tool *t);
 /* The --on-threshold actions; false: the run ends (no continue). */
 bool osn_run_save_on_threshold(struct osn_tool *t);
-/* Collection begins: the trace emptied and on. */
-int osn_run_save_start(struct osn_tool *t);
-/* After a hit, with continue: the trace emptied and back on. */
+/* Collection begins, or goes on after a hit (continue): the trace emptied and on. */
 int osn_run_save_rearm(struct osn_tool *t);
 /* The end: -t's trace if no hit saved it, --on-end, the -e hists. */
 int osn_run_save_end(struct osn_tool *t);

@@ -66,20 +66,10 @@ void osn_run_wait_report(const char *name, const char *what)
 	osn_debug("module: %s", name);
 }
 
-/* Some osn event is on in the instance: a run is wanted (or on). */
-static bool run_wanted(const struct osn_tool *t)
-{
-	char *v = tracefs_instance_file_read(t->inst, "events/" OSN_EVENT_SYSTEM "/enable",
-					     NULL);
-	bool on = v && v[0] != '0';
-
-	free(v);
-	return on;
-}
-
 void osn_run_wait_live(struct osn_tool *t)
 {
-	if (!run_wanted(t))
+	/* some osn event on in the instance: a run is wanted (or on) */
+	if (!osn_event_is_on(t->inst, NULL))
 		return;
 	osn_run_wait_report(OSN_PARAM_RUNNING, "missed");
 	/* osn:noise_cause on in the instance: --causes, a stop armed */

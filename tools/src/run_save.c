@@ -97,10 +97,9 @@ static int setup_trace_event(struct tracefs_instance *tinst,
 
 /*
  * -t: every osn event, the -e events, stopped with the tool.  The
- * instance records from the start of collection (osn_run_save_start()),
+ * instance records from the start of collection (osn_run_save_rearm()),
  * as rtla starts its record instance last: setup's events are not the
- * run's, and on a slow kernel (the debug kernel: 20-30 s of setup) they
- * filled the buffer, whose formatted read then took 13.6 minutes.
+ * run's (the debug kernel's setup lasts 20-30 s).
  */
 int osn_run_save_events(struct osn_tool *t)
 {
@@ -141,11 +140,6 @@ int osn_run_save_end(struct osn_tool *t)
 bool osn_run_save_on_threshold(struct osn_tool *t)
 {
 	return osn_actions_perform(&t->p->on_threshold, save_trace_to, t);
-}
-
-int osn_run_save_start(struct osn_tool *t)
-{
-	return osn_run_save_rearm(t);
 }
 
 int osn_run_save_rearm(struct osn_tool *t)

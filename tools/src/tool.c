@@ -333,7 +333,7 @@ static bool period_goal_reached(const struct osn_tool *t)
 
 static int start_collecting(struct osn_tool *t)
 {
-	if (set_period_goal(t) || osn_run_save_start(t) || osn_run_stop_arm(t) ||
+	if (set_period_goal(t) || osn_run_save_rearm(t) || osn_run_stop_arm(t) ||
 	    (t->ops->start && t->ops->start(t)) || osn_run_report_start(t))
 		return -1;
 	t->collecting = true;

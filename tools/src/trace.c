@@ -441,10 +441,15 @@ bool osn_event_is_on(struct tracefs_instance *inst, const char *event)
 	char file[128], *v;
 	bool on;
 
-	snprintf(file, sizeof(file), "events/%s/%s/enable", OSN_EVENT_SYSTEM,
-		 event);
+	if (event)
+		snprintf(file, sizeof(file), "events/%s/%s/enable",
+			 OSN_EVENT_SYSTEM, event);
+	else
+		snprintf(file, sizeof(file), "events/%s/enable",
+			 OSN_EVENT_SYSTEM);
 	v = tracefs_instance_file_read(inst, file, NULL);
-	on = v && v[0] == '1';
+	/* the system's file: "X" when some of its events are on */
+	on = v && (v[0] == '1' || v[0] == 'X');
 	free(v);
 	return on;
 }

@@ -71,7 +71,7 @@ int osn_instance_remove(const char *name);
 
 int osn_event_enable(struct tracefs_instance *inst, const char *sys,
 		     const char *event);
-/* osn's @event is enabled in @inst (its enable file reads 1). */
+/* osn's @event is enabled in @inst; @event NULL: any osn event is. */
 bool osn_event_is_on(struct tracefs_instance *inst, const char *event);
 int osn_event_filter(struct tracefs_instance *inst, const char *sys,
 		     const char *event, const char *filter);
