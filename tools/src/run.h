@@ -153,6 +153,8 @@ int osn_run_save_events(struct osn_tool *t);
 bool osn_run_save_on_threshold(struct osn_tool *t);
 /* Collection begins, or goes on after a hit (continue): the trace emptied and on. */
 int osn_run_save_rearm(struct osn_tool *t);
+/* Collection ends: -t's trace off, so that its save ends. */
+void osn_run_save_stop(struct osn_tool *t);
 /* The end: -t's trace if no hit saved it, --on-end, the -e hists. */
 int osn_run_save_end(struct osn_tool *t);
 void osn_run_save_free(struct osn_tool *t);

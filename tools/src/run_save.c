@@ -152,6 +152,19 @@ int osn_run_save_rearm(struct osn_tool *t)
 	return 0;
 }
 
+/*
+ * The end of collection: -t's trace stops with the tool's instance, as
+ * rtla stops its record instance after its main loop.  A trace read while
+ * it records may not end: on the debug kernel, osn's events overwrote the
+ * full buffer faster than its `trace` file was read, and a 1 s run took
+ * 13 minutes to save.
+ */
+void osn_run_save_stop(struct osn_tool *t)
+{
+	if (t->saves && t->saves->tinst)
+		tracefs_trace_off(t->saves->tinst);
+}
+
 void osn_run_save_free(struct osn_tool *t)
 {
 	if (!t->saves)

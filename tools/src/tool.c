@@ -462,13 +462,14 @@ static int tool_collect(struct osn_tool *t)
 }
 
 /*
- * The last events (the stop and what led to it).  The instance is turned
- * off first, so that this read ends: nothing after the end of the
- * collection is counted.
+ * The last events (the stop and what led to it).  The instances are
+ * turned off first, so that this read and the trace's save end: nothing
+ * after the end of the collection is counted or saved.
  */
 static void read_last(struct osn_tool *t)
 {
 	tracefs_trace_off(t->inst);
+	osn_run_save_stop(t);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
 		osn_read_events(t->inst, &t->dec, t->read_set,
 				t->read_set_size, dispatch, t, &t->missed, 0);

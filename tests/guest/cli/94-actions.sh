@@ -21,6 +21,10 @@
 #   3. malformed actions (an unknown one, shell without command=, signal
 #      without pid=; the others in tests/unit/test_actions.c):
 #      "Invalid action", exit 1.
+#   4. (osn) the saved trace ends with the collection: a marker written
+#      to -t's instance by an end action, before --on-end trace, is not
+#      in the file (a trace saved while it records may never end: the
+#      debug kernel overwrote it faster than it was read).
 # After each osn run: no instance or thread left, knobs as before.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
@@ -193,4 +197,14 @@ end2" "$t: the actions of a hit, in order"
 		[ "$t" = osn ] && left_behind "osn --on-threshold $a"
 	done
 done
+
+# 4. the trace stops with the collection
+mark="$(tfs instances/osn_trace/trace_marker)"
+run osn "$D/osn/4.txt" top -c 1 -d 1 -q \
+	--on-end shell,command="echo osn-after-end >$mark || true" \
+	--on-end trace,file=e4.txt
+assert_eq "$RC" 0 "osn with end actions: exit status"
+[ -s "$D/osn/e4.txt" ] || fail "--on-end trace wrote no e4.txt"
+grep -q 'osn-after-end' "$D/osn/e4.txt" && fail "the trace recorded after the end of the collection"
+left_behind "osn with end actions"
 exit 0
