@@ -437,12 +437,112 @@ TEST(missing_or_wrong)
 	CHECK_STR(bind_error(&v), "bound");
 }
 
+/* 6.1's sched_switch and workqueue_execute_start, as tracefs shows them */
+static const char sched_switch_fmt[] =
+	"name: sched_switch\nID: 316\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t prev_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prev_prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+	"\tfield:long prev_state;\toffset:32;\tsize:8;\tsigned:1;\n"
+	"\tfield:char next_comm[16];\toffset:40;\tsize:16;\tsigned:0;\n"
+	"\tfield:pid_t next_pid;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:int next_prio;\toffset:60;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"next_comm=%s\", REC->next_comm\n";
+static const char work_start_fmt[] =
+	"name: workqueue_execute_start\nID: 420\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:void * work;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:void * function;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"work struct %p\", REC->work\n";
+
+/*
+ * --dump-tasks' kernel events: optional (the osn formats alone bind, the
+ * two types absent), decoded by name when present, and dropped, not an
+ * error, when one lacks a field osn reads.
+ */
+TEST(task_events)
+{
+	struct variant v = { 0 };
+	struct tep_handle *tep = formats(&v);
+	unsigned char sw[64] = { 0 }, wk[24] = { 0 };
+	struct tep_record r = { .cpu = 2, .ts = 77 };
+	uint64_t fn = 0xffffffffc0001230ULL;
+	int pid = 4711;
+	struct osn_decoder d;
+	struct osn_event ev;
+	char *bad;
+
+	CHECK(tep != NULL);
+	if (!tep)
+		return;
+	CHECK_EQ(osn_decoder_bind(&d, tep), 0);
+	CHECK(!osn_decoder_has(&d, OSN_E_SWITCH));
+	CHECK(!osn_decoder_has(&d, OSN_E_WORK));
+	CHECK(osn_decoder_has(&d, OSN_E_TLAT));
+	osn_decoder_free(&d);
+
+	tep = formats(&v);
+	CHECK(tep && !tep_parse_event(tep, sched_switch_fmt,
+				      strlen(sched_switch_fmt), "sched"));
+	CHECK(tep && !tep_parse_event(tep, work_start_fmt,
+				      strlen(work_start_fmt), "workqueue"));
+	if (!tep)
+		return;
+	CHECK_EQ(osn_decoder_bind(&d, tep), 0);
+	CHECK(osn_decoder_has(&d, OSN_E_SWITCH) && osn_decoder_has(&d, OSN_E_WORK));
+	memcpy(sw, &(unsigned short){ 316 }, 2);
+	memcpy(sw + 8, "prev-task", 10);
+	memcpy(sw + 40, "kworker/2:1H", 13);
+	memcpy(sw + 56, &pid, 4);
+	r.data = sw;
+	r.size = sizeof(sw);
+	CHECK_EQ(osn_decode(&d, tep_find_event(d.tep, 316), &r, &ev), 0);
+	CHECK_EQ(ev.type, OSN_E_SWITCH);
+	CHECK_EQ(ev.cpu, 2);
+	CHECK_EQ(ev.sw.pid, 4711);
+	CHECK_STR(ev.sw.comm, "kworker/2:1H");
+	memcpy(wk, &(unsigned short){ 420 }, 2);
+	memcpy(wk + 8, &(uint64_t){ 0xffff888001234560ULL }, 8);
+	memcpy(wk + 16, &fn, 8);
+	r.data = wk;
+	r.size = sizeof(wk);
+	CHECK_EQ(osn_decode(&d, tep_find_event(d.tep, 420), &r, &ev), 0);
+	CHECK_EQ(ev.type, OSN_E_WORK);
+	CHECK_EQ(ev.work.function, fn);
+	CHECK(osn_event_is_task(ev.type) && !osn_event_is_task(OSN_E_TLAT));
+	osn_decoder_free(&d);
+
+	/* a sched_switch without next_comm: no task names, no error */
+	bad = strdup(sched_switch_fmt);
+	CHECK(bad && strstr(bad, "next_comm[16]"));
+	if (!bad)
+		return;
+	memcpy(strstr(bad, "next_comm[16]"), "next_name", 9);
+	tep = formats(&v);
+	CHECK(tep && !tep_parse_event(tep, bad, strlen(bad), "sched"));
+	free(bad);
+	if (!tep)
+		return;
+	CHECK_EQ(osn_decoder_bind(&d, tep), 0);
+	CHECK(!osn_decoder_has(&d, OSN_E_SWITCH));
+	CHECK_EQ(d.id[OSN_E_SWITCH], -1);
+	osn_decoder_free(&d);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	RUN(module_formats);
 	RUN(fields_by_name);
 	RUN(other_event);
+	RUN(task_events);
 	RUN(missing_or_wrong);
 	return h_done(argv[0]);
 }

@@ -437,23 +437,33 @@ TEST(nano_layout)
 	free(b.text);
 }
 
-/* --dump-tasks: rtla's "Printing CPU tasks:", idle CPUs said so */
+/*
+ * --dump-tasks: rtla's "Printing CPU tasks:", a line per measured CPU; a
+ * kworker with its work's function, named or not; a CPU where no switch
+ * was seen said so.
+ */
 TEST(tasks_layout)
 {
-	const int ids[] = { 1, 3 };
 	const struct osn_cpu_task tasks[] = {
 		{ .cpu = 1, .pid = 42, .comm = "stress-ng" },
-		{ .cpu = 1, .pid = 7, .comm = "kworker/1:1" },
+		{ .cpu = 2, .pid = 7, .comm = "kworker/2:1",
+		  .work_fn = 0xffffffffc0001230ULL, .work = "inj_work_fn" },
+		{ .cpu = 3, .pid = 8, .comm = "kworker/3:0H",
+		  .work_fn = 0xffffffffc0004560ULL },
+		{ .cpu = 4, .pid = 0, .comm = "swapper/4" },
+		{ .cpu = 5, .pid = -1 },
 	};
 	struct h_buf b;
 
-	osn_render_tlat_tasks(h_open(&b), ids, 2, tasks, 2);
+	osn_render_tlat_tasks(h_open(&b), tasks, ARRAY_SIZE(tasks));
 	h_close(&b);
 	CHECK_STR(b.text,
 		  "Printing CPU tasks:\n"
 		  "    [001]                stress-ng:42\n"
-		  "    [001]              kworker/1:1:7\n"
-		  "    [003]                     idle\n");
+		  "    [002]              kworker/2:1:7 kworker:inj_work_fn\n"
+		  "    [003]             kworker/3:0H:8 kworker:0xffffffffc0004560\n"
+		  "    [004]                swapper/4:0\n"
+		  "    [005]         (no switch seen)\n");
 	free(b.text);
 }
 

@@ -10,16 +10,26 @@
 #include "decode.h"
 #include "util.h"
 
-static const char *const ev_names[OSN_E_NR] = {
-	[OSN_E_SAMPLE] = OSN_EV_SAMPLE,
-	[OSN_E_THRESHOLD] = OSN_EV_SAMPLE_THRESHOLD,
-	[OSN_E_IRQ] = OSN_EV_IRQ_NOISE,
-	[OSN_E_SOFTIRQ] = OSN_EV_SOFTIRQ_NOISE,
-	[OSN_E_THREAD] = OSN_EV_THREAD_NOISE,
-	[OSN_E_NMI] = OSN_EV_NMI_NOISE,
-	[OSN_E_STOP] = OSN_EV_STOP,
-	[OSN_E_CAUSE] = OSN_EV_NOISE_CAUSE,
-	[OSN_E_TLAT] = OSN_EV_TIMERLAT_SAMPLE,
+/*
+ * The events the CLI reads: osn's, and the kernel's that --dump-tasks
+ * adds, optional (a kernel without them, or with another shape of them,
+ * only has no task list).
+ */
+static const struct ev_name {
+	const char *system, *name;
+	bool optional;
+} ev_names[OSN_E_NR] = {
+	[OSN_E_SAMPLE] = { OSN_EVENT_SYSTEM, OSN_EV_SAMPLE },
+	[OSN_E_THRESHOLD] = { OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD },
+	[OSN_E_IRQ] = { OSN_EVENT_SYSTEM, OSN_EV_IRQ_NOISE },
+	[OSN_E_SOFTIRQ] = { OSN_EVENT_SYSTEM, OSN_EV_SOFTIRQ_NOISE },
+	[OSN_E_THREAD] = { OSN_EVENT_SYSTEM, OSN_EV_THREAD_NOISE },
+	[OSN_E_NMI] = { OSN_EVENT_SYSTEM, OSN_EV_NMI_NOISE },
+	[OSN_E_STOP] = { OSN_EVENT_SYSTEM, OSN_EV_STOP },
+	[OSN_E_CAUSE] = { OSN_EVENT_SYSTEM, OSN_EV_NOISE_CAUSE },
+	[OSN_E_TLAT] = { OSN_EVENT_SYSTEM, OSN_EV_TIMERLAT_SAMPLE },
+	[OSN_E_SWITCH] = { OSN_SWITCH_SYSTEM, OSN_SWITCH_EVENT, true },
+	[OSN_E_WORK] = { OSN_WORK_SYSTEM, OSN_WORK_EVENT, true },
 };
 
 /* A field the CLI reads: where its pointer goes in struct osn_fields. */
@@ -85,6 +95,10 @@ static const struct field_ref field_refs[] = {
 	NUM(OSN_E_TLAT, OSN_F_TIMER_LATENCY, tlat.latency),
 	NUM(OSN_E_TLAT, OSN_F_SEQNUM, tlat.seqnum),
 	NUM(OSN_E_TLAT, OSN_F_CONTEXT, tlat.context),
+
+	NUM(OSN_E_SWITCH, "next_pid", sw.pid),
+	STR(OSN_E_SWITCH, "next_comm", sw.comm),
+	NUM(OSN_E_WORK, "function", work.function),
 };
 
 /* What tep_read_number_field() reads: one integer of 1, 2, 4 or 8 bytes. */
@@ -98,18 +112,27 @@ static bool is_number(const struct tep_format_field *f)
 
 static int bind_field(struct osn_decoder *d, const struct field_ref *r)
 {
-	const char *ev = ev_names[r->type];
+	const struct ev_name *e = &ev_names[r->type];
 	struct tep_format_field *f = tep_find_field(d->ev[r->type], r->name);
 
 	if (!f)
 		return osn_err("event %s:%s has no field '%s': module and tool versions differ",
-			       OSN_EVENT_SYSTEM, ev, r->name);
+			       e->system, e->name, r->name);
 	if (r->string ? !(f->flags & TEP_FIELD_IS_STRING) : !is_number(f))
 		return osn_err("event %s:%s: field '%s' (%s, %d bytes) is not %s: module and tool versions differ",
-			       OSN_EVENT_SYSTEM, ev, r->name, f->type, f->size,
+			       e->system, e->name, r->name, f->type, f->size,
 			       r->string ? "a string" : "a number");
 	*(struct tep_format_field **)((char *)&d->f + r->off) = f;
 	return 0;
+}
+
+/* An optional event that is missing, or whose fields are not as read. */
+static void drop_event(struct osn_decoder *d, enum osn_ev_type t)
+{
+	osn_debug("no %s:%s as osn reads it: %s", ev_names[t].system,
+		  ev_names[t].name, osn_last_err());
+	d->ev[t] = NULL;
+	d->id[t] = -1;
 }
 
 int osn_decoder_bind(struct osn_decoder *d, struct tep_handle *tep)
@@ -117,22 +140,36 @@ int osn_decoder_bind(struct osn_decoder *d, struct tep_handle *tep)
 	memset(d, 0, sizeof(*d));
 	d->tep = tep;
 	for (int t = 0; t < OSN_E_NR; t++) {
-		d->ev[t] = tep_find_event_by_name(tep, OSN_EVENT_SYSTEM,
-						  ev_names[t]);
-		if (!d->ev[t]) {
+		const struct ev_name *e = &ev_names[t];
+
+		d->id[t] = -1;
+		d->ev[t] = tep_find_event_by_name(tep, e->system, e->name);
+		if (d->ev[t]) {
+			d->id[t] = d->ev[t]->id;
+		} else if (!e->optional) {
 			osn_err("the module has no event %s:%s: module and tool versions differ",
-				OSN_EVENT_SYSTEM, ev_names[t]);
+				e->system, e->name);
 			goto fail;
 		}
-		d->id[t] = d->ev[t]->id;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(field_refs); i++)
-		if (bind_field(d, &field_refs[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(field_refs); i++) {
+		enum osn_ev_type t = field_refs[i].type;
+
+		if (!d->ev[t] || !bind_field(d, &field_refs[i]))
+			continue;
+		if (!ev_names[t].optional)
 			goto fail;
+		drop_event(d, t);
+	}
 	return 0;
 fail:
 	osn_decoder_free(d);
 	return -1;
+}
+
+bool osn_decoder_has(const struct osn_decoder *d, enum osn_ev_type t)
+{
+	return d->id[t] >= 0;
 }
 
 void osn_decoder_free(struct osn_decoder *d)
@@ -220,7 +257,7 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 	int t;
 
 	for (t = 0; t < OSN_E_NR; t++)
-		if (d->id[t] == event->id)
+		if (d->id[t] >= 0 && d->id[t] == event->id)
 			break;
 	if (t == OSN_E_NR)
 		return -1;
@@ -255,6 +292,13 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 		ev->tlat.latency = num(d->f.tlat.latency, record);
 		ev->tlat.seqnum = (unsigned)num(d->f.tlat.seqnum, record);
 		ev->tlat.context = (int)num(d->f.tlat.context, record);
+		break;
+	case OSN_E_SWITCH:
+		ev->sw.pid = (int)num(d->f.sw.pid, record);
+		str(d->f.sw.comm, record, ev->sw.comm, sizeof(ev->sw.comm));
+		break;
+	case OSN_E_WORK:
+		ev->work.function = num(d->f.work.function, record);
 		break;
 	default:
 		return -1;

@@ -17,6 +17,12 @@
 
 #include "event.h"
 
+/* The kernel's events that --dump-tasks reads, as rtla's does. */
+#define OSN_SWITCH_SYSTEM	"sched"
+#define OSN_SWITCH_EVENT	"sched_switch"
+#define OSN_WORK_SYSTEM		"workqueue"
+#define OSN_WORK_EVENT		"workqueue_execute_start"
+
 /* A cause's function and its name ("" when /proc/kallsyms has none). */
 struct osn_sym {
 	uint64_t addr;
@@ -56,6 +62,14 @@ struct osn_tlat_fields {
 	struct tep_format_field *latency, *seqnum, *context;
 };
 
+struct osn_switch_fields {
+	struct tep_format_field *pid, *comm;	/* next_pid, next_comm */
+};
+
+struct osn_work_fields {
+	struct tep_format_field *function;
+};
+
 struct osn_fields {
 	struct osn_sample_fields sample;
 	struct osn_threshold_fields thr;
@@ -63,12 +77,14 @@ struct osn_fields {
 	struct osn_stop_fields stop;
 	struct osn_cause_fields cause;
 	struct osn_tlat_fields tlat;
+	struct osn_switch_fields sw;
+	struct osn_work_fields work;
 };
 
 struct osn_decoder {
 	struct tep_handle *tep;
 	struct tep_event *ev[OSN_E_NR];
-	int id[OSN_E_NR];			/* event id per type */
+	int id[OSN_E_NR];			/* event id per type, -1: none */
 	struct osn_fields f;
 	struct osn_sym *syms;			/* functions named so far */
 	size_t nsyms, capsyms;
@@ -79,10 +95,14 @@ struct osn_decoder {
  * here on failure) and look up every event and field the CLI reads.  A
  * missing one, or a field of another kind (a number that is not 1, 2, 4
  * or 8 bytes, a name that is not a string), is an error: -1 with the
- * event and field named in the last error (osn_err).
+ * event and field named in the last error (osn_err).  The kernel's own
+ * events that --dump-tasks reads (sched_switch, workqueue_execute_start)
+ * are optional: missing or of another shape, their id is -1.
  */
 int osn_decoder_bind(struct osn_decoder *d, struct tep_handle *tep);
 void osn_decoder_free(struct osn_decoder *d);
+/* Whether @t's event was found and bound (the optional ones may not be). */
+bool osn_decoder_has(const struct osn_decoder *d, enum osn_ev_type t);
 /* 0 and *out filled if @record is an osn event, -1 otherwise. */
 int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 	       struct tep_record *record, struct osn_event *out);

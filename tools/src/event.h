@@ -8,6 +8,7 @@
 #ifndef OSN_EVENT_H
 #define OSN_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <osn/osn_abi.h>	/* enum osn_class */
@@ -22,6 +23,8 @@ enum osn_ev_type {
 	OSN_E_STOP,		/* osn:stop */
 	OSN_E_CAUSE,		/* osn:noise_cause */
 	OSN_E_TLAT,		/* osn:timerlat_sample (mode=timerlat) */
+	OSN_E_SWITCH,		/* sched:sched_switch (--dump-tasks) */
+	OSN_E_WORK,		/* workqueue:workqueue_execute_start (same) */
 	OSN_E_NR
 };
 
@@ -69,6 +72,13 @@ struct osn_event {
 			unsigned seqnum;	/* activation, shared by contexts */
 			int context;		/* OSN_TLAT_CTX_* */
 		} tlat;
+		struct {		/* OSN_E_SWITCH: the task switched in */
+			int pid;
+			char comm[OSN_NAME_LEN];
+		} sw;
+		struct {		/* OSN_E_WORK: the work item started */
+			uint64_t function;	/* kernel address */
+		} work;
 	};
 };
 
@@ -87,6 +97,12 @@ static inline int osn_event_class(enum osn_ev_type t)
 	default:
 		return -1;
 	}
+}
+
+/* A kernel event of the task on a CPU (--dump-tasks), not an osn one. */
+static inline bool osn_event_is_task(enum osn_ev_type t)
+{
+	return t == OSN_E_SWITCH || t == OSN_E_WORK;
 }
 
 extern const char * const osn_class_names[OSN_CLASS_NR];	/* "hw", ... */

@@ -97,11 +97,12 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 /* rtla's "## CPU N hit stop tracing, analyzing it ##"; @aa NULL: none */
 void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa);
 /*
- * --dump-tasks, as rtla's "Printing CPU tasks:": per measured CPU
- * ("[NNN]"), its @ntasks @tasks as comm:pid, or "idle" without one.
+ * --dump-tasks, as rtla's "Printing CPU tasks:": per task of @tasks (one
+ * per measured CPU), "[NNN] comm:pid", and " kworker:function" for a
+ * kworker in a work item.
  */
-void osn_render_tlat_tasks(FILE *f, const int *cpus, size_t ncpus,
-			   const struct osn_cpu_task *tasks, int ntasks);
+void osn_render_tlat_tasks(FILE *f, const struct osn_cpu_task *tasks,
+			   int ntasks);
 /* --aa-only without a stop: "  Max latency was X us" (rtla's line). */
 void osn_render_tlat_max(FILE *f, const struct osn_tlat_view *v);
 

@@ -378,22 +378,24 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 		us2(f, "IRQ latency:", aa->irq_ns, total);
 }
 
-void osn_render_tlat_tasks(FILE *f, const int *cpus, size_t ncpus,
-			   const struct osn_cpu_task *tasks, int ntasks)
+void osn_render_tlat_tasks(FILE *f, const struct osn_cpu_task *tasks,
+			   int ntasks)
 {
 	fputs("Printing CPU tasks:\n", f);
-	for (size_t i = 0; i < ncpus; i++) {
-		bool any = false;
+	for (int i = 0; i < ntasks; i++) {
+		const struct osn_cpu_task *k = &tasks[i];
 
-		for (int k = 0; k < ntasks; k++) {
-			if (tasks[k].cpu != cpus[i])
-				continue;
-			fprintf(f, "    [%.3d] %24s:%d\n", cpus[i], tasks[k].comm,
-				tasks[k].pid);
-			any = true;
+		if (k->pid < 0) {
+			fprintf(f, "    [%.3d] %24s\n", k->cpu, "(no switch seen)");
+			continue;
 		}
-		if (!any)
-			fprintf(f, "    [%.3d] %24s\n", cpus[i], "idle");
+		fprintf(f, "    [%.3d] %24s:%d", k->cpu, k->comm, k->pid);
+		if (k->work[0])
+			fprintf(f, " kworker:%s", k->work);
+		else if (k->work_fn)
+			fprintf(f, " kworker:0x%llx",
+				(unsigned long long)k->work_fn);
+		fputc('\n', f);
 	}
 }
 

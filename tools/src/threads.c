@@ -65,45 +65,6 @@ int osn_find_threads_named(const char *prefix, const struct osn_cpuset *cpus,
 	return n < max ? n : max;
 }
 
-static bool cpu_in(const int *cpus, size_t ncpus, int cpu)
-{
-	for (size_t i = 0; i < ncpus; i++)
-		if (cpus[i] == cpu)
-			return true;
-	return false;
-}
-
-int osn_cpu_tasks(const int *cpus, size_t ncpus, struct osn_cpu_task *out,
-		  int max)
-{
-	enum pids_item items[] = { PIDS_ID_PID, PIDS_ID_TGID, PIDS_CMD,
-				   PIDS_STATE, PIDS_PROCESSOR };
-	enum { I_PID, I_TGID, I_CMD, I_STATE, I_CPU };
-	struct pids_info *info = NULL;
-	struct pids_fetch *all;
-	int n = 0;
-
-	if (procps_pids_new(&info, items, ARRAY_SIZE(items)) < 0)
-		return osn_err("--dump-tasks: cannot read /proc");
-	all = procps_pids_reap(info, PIDS_FETCH_THREADS_TOO);
-	for (int i = 0; all && i < all->counts->total && n < max; i++) {
-		struct pids_stack *st = all->stacks[i];
-		const char *cmd = OSN_PIDS_VAL(I_CMD, str, st, info);
-		int cpu = OSN_PIDS_VAL(I_CPU, s_int, st, info);
-
-		if (OSN_PIDS_VAL(I_STATE, s_ch, st, info) != 'R' ||
-		    OSN_PIDS_VAL(I_TGID, s_int, st, info) == getpid() ||
-		    !cpu_in(cpus, ncpus, cpu))
-			continue;
-		out[n].cpu = cpu;
-		out[n].pid = OSN_PIDS_VAL(I_PID, s_int, st, info);
-		osn_strlcpy(out[n].comm, cmd ? cmd : "?", sizeof(out[n].comm));
-		n++;
-	}
-	procps_pids_unref(&info);
-	return all ? n : osn_err("--dump-tasks: cannot read /proc");
-}
-
 /* struct sched_attr of sched_setattr(2); glibc 2.36 has no wrapper. */
 struct osn_sched_attr {
 	uint32_t size;

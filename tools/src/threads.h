@@ -41,17 +41,6 @@ int osn_find_threads(const struct osn_cpuset *cpus, struct osn_thread *out,
 int osn_find_threads_named(const char *prefix, const struct osn_cpuset *cpus,
 			   struct osn_thread *out, int max);
 
-struct osn_cpu_task;		/* tlat.h */
-
-/*
- * --dump-tasks: the tasks in state R (running or runnable) whose last CPU
- * is one of the @ncpus @cpus, osn's own threads apart, from /proc
- * (libproc2): what runs there when osn looks, a moment after a stop.
- * Returns how many (at most @max) were stored in @out, -1 on error.
- */
-int osn_cpu_tasks(const int *cpus, size_t ncpus, struct osn_cpu_task *out,
-		  int max);
-
 /* sched_setattr() @s on @pid; -1 with errno on failure. */
 int osn_apply_sched(pid_t pid, const struct osn_sched *s);
 

@@ -13,8 +13,9 @@
  * -U its user-space mode (NO_OSNOISE_WORKLOAD), -u with osn's own
  * timerlatu/N processes (tlat_user.c), both with the return from user.
  * --aa-only prints the analysis alone, --no-aa none; --dump-tasks adds
- * the tasks running on the measured CPUs (from /proc, read right after
- * the stop: the analysis's events name only the interference).
+ * the task on each measured CPU at the stop, as rtla's: the last one
+ * sched:sched_switch put there, and the function of the work a kworker
+ * started (workqueue:workqueue_execute_start), read with osn's events.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -28,15 +29,14 @@
 #include "tlat.h"
 #include "tlat_user.h"
 
-#define OSN_TLAT_MAX_TASKS	256
-
 struct tlat {
 	struct osn_tlat_cpu *cpu;	/* indexed by cpu */
 	uint64_t *buckets;		/* hist: every column's, in one block */
 	struct osn_tlat_aa aa;		/* the stop's analysis */
 	bool have_aa;
 	struct osn_tlat_user *user;	/* -u: the timerlatu/N processes */
-	struct osn_cpu_task tasks[OSN_TLAT_MAX_TASKS];	/* --dump-tasks */
+	struct osn_cpu_task *cur;	/* --dump-tasks: per CPU, as it goes */
+	struct osn_cpu_task *tasks;	/* at the stop, per measured CPU */
 	int ntasks;
 };
 
@@ -61,13 +61,48 @@ static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
 	v->unit_ns = p->nano ? 1 : 1000;
 }
 
+/* --dump-tasks: the task switched in on a CPU, and a kworker's work */
+static void tlat_on_task(struct tlat *tl, const struct osn_event *ev)
+{
+	struct osn_cpu_task *k = &tl->cur[ev->cpu];
+
+	if (ev->type == OSN_E_WORK) {
+		k->work_fn = ev->work.function;
+		return;
+	}
+	k->pid = ev->sw.pid;
+	osn_strlcpy(k->comm, ev->sw.comm, sizeof(k->comm));
+	k->work_fn = 0;
+}
+
 static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 {
 	struct tlat *tl = t->priv;
 
+	if (ev->cpu < 0 || ev->cpu >= t->nr_cpus)
+		return;
 	if (ev->type == OSN_E_TLAT)
 		osn_tlat_add(&tl->cpu[ev->cpu], ev, t->p->bucket_us,
 			     t->p->entries, t->p->nano ? 1 : 1000);
+	else if (osn_event_is_task(ev->type) && tl->cur)
+		tlat_on_task(tl, ev);
+}
+
+/* --dump-tasks' events in the tool's instance, as rtla's aa enables them */
+static int tlat_enable_tasks(struct osn_tool *t)
+{
+	if (!t->p->dump_tasks)
+		return 0;
+	if (!osn_decoder_has(&t->dec, OSN_E_SWITCH))
+		return osn_err("--dump-tasks: this kernel has no %s:%s event as osn reads it",
+			       OSN_SWITCH_SYSTEM, OSN_SWITCH_EVENT);
+	if (osn_event_enable(t->inst, OSN_SWITCH_SYSTEM, OSN_SWITCH_EVENT))
+		return -1;
+	/* without it, a kworker is named without its work */
+	if (osn_decoder_has(&t->dec, OSN_E_WORK) &&
+	    osn_event_enable(t->inst, OSN_WORK_SYSTEM, OSN_WORK_EVENT))
+		return -1;
+	return 0;
 }
 
 /*
@@ -82,7 +117,7 @@ static int tlat_start(struct osn_tool *t)
 	/* a thousand samples a second per CPU: read every tick */
 	t->read_often = true;
 	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
-			     OSN_EV_TIMERLAT_SAMPLE))
+			     OSN_EV_TIMERLAT_SAMPLE) || tlat_enable_tasks(t))
 		return -1;
 	if (p->tlat_threads != OSN_TLAT_USER || tl->user)
 		return 0;
@@ -174,20 +209,20 @@ static void tlat_analyse(struct osn_tool *t)
 		}
 }
 
-/* --dump-tasks: who runs on the measured CPUs now, after a stop. */
+/*
+ * --dump-tasks: the task on each measured CPU at the stop (the tool's
+ * instance stopped with it: the last events read are the stop's).
+ */
 static void tlat_read_tasks(struct osn_tool *t)
 {
 	struct tlat *tl = t->priv;
 
 	tl->ntasks = 0;
-	if (!t->p->dump_tasks || !t->stopped)
+	if (!tl->cur || !t->stopped)
 		return;
-	tl->ntasks = osn_cpu_tasks(t->cpus, t->ncpus, tl->tasks,
-				   OSN_TLAT_MAX_TASKS);
-	if (tl->ntasks < 0) {
-		osn_err_print();
-		tl->ntasks = 0;
-	}
+	for (size_t i = 0; i < t->ncpus; i++)
+		tl->tasks[tl->ntasks++] = tl->cur[t->cpus[i]];
+	osn_decoder_name_tasks(&t->dec, tl->tasks, tl->ntasks);
 }
 
 /* The analysis with its causes' functions named. */
@@ -214,8 +249,7 @@ static void tlat_stop(struct osn_tool *t)
 	else
 		osn_render_tlat_stop(t->out.text, tl->have_aa ? &tl->aa : NULL);
 	if (t->p->dump_tasks)
-		osn_render_tlat_tasks(t->out.text, t->cpus, t->ncpus,
-				      tl->tasks, tl->ntasks);
+		osn_render_tlat_tasks(t->out.text, tl->tasks, tl->ntasks);
 }
 
 /* --on-threshold continue: each hit's analysis as it comes. */
@@ -263,6 +297,21 @@ static int hist_report(struct osn_tool *t)
 	return osn_run_final_report(t, &r);
 }
 
+static int tlat_init_tasks(const struct osn_tool *t, struct tlat *tl)
+{
+	if (!t->p->dump_tasks)
+		return 0;
+	tl->cur = calloc(t->nr_cpus, sizeof(*tl->cur));
+	tl->tasks = calloc(t->nr_cpus, sizeof(*tl->tasks));
+	if (!tl->cur || !tl->tasks)
+		return -1;
+	for (int c = 0; c < t->nr_cpus; c++) {
+		tl->cur[c].cpu = c;
+		tl->cur[c].pid = -1;
+	}
+	return 0;
+}
+
 static int tlat_init(struct osn_tool *t)
 {
 	struct tlat *tl = calloc(1, sizeof(*tl));
@@ -273,7 +322,7 @@ static int tlat_init(struct osn_tool *t)
 		return osn_err("out of memory");
 	t->priv = tl;
 	tl->cpu = calloc(t->nr_cpus, sizeof(*tl->cpu));
-	if (!tl->cpu)
+	if (!tl->cpu || tlat_init_tasks(t, tl))
 		return osn_err("out of memory");
 	if (!hist)
 		return 0;
@@ -295,6 +344,8 @@ static void tlat_destroy(struct osn_tool *t)
 		osn_tlat_user_stop(tl->user);
 		free(tl->buckets);
 		free(tl->cpu);
+		free(tl->cur);
+		free(tl->tasks);
 	}
 	free(tl);
 	t->priv = NULL;

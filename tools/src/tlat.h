@@ -42,11 +42,17 @@ struct osn_tlat_view {
 	unsigned unit_ns;		/* 1000: us; 1: ns (-n) */
 };
 
-/* --dump-tasks: a task that was running, or ready to, on a measured CPU. */
+/*
+ * --dump-tasks: the task on a CPU, as rtla's: the last one switched in
+ * (sched:sched_switch), with the function of the work it started if it is
+ * a kworker (workqueue:workqueue_execute_start).
+ */
 struct osn_cpu_task {
-	int cpu;			/* its last CPU */
-	int pid;			/* the thread's id */
-	char comm[16];
+	int cpu;
+	int pid;			/* -1: no switch seen on the CPU */
+	char comm[OSN_NAME_LEN];
+	uint64_t work_fn;		/* kernel address, 0: none */
+	char work[64];			/* its name, "" until named */
 };
 
 /*

@@ -14,6 +14,7 @@
 #include "osn/osn_abi.h"
 #include "causes.h"
 #include "explain.h"
+#include "tlat.h"
 #include "trace.h"
 #include "util.h"
 
@@ -81,14 +82,27 @@ const char *osn_knob_dir(void)
 
 /* ---- decoding ----------------------------------------------------------------- */
 
+/* One event's format into @tep; false if it has none or it does not parse. */
+static bool load_format(struct tep_handle *tep, const char *sys,
+			const char *event)
+{
+	int size = 0;
+	char *buf = tracefs_event_file_read(NULL, sys, event, "format", &size);
+	bool ok = buf && !tep_parse_event(tep, buf, size, sys);
+
+	free(buf);
+	return ok;
+}
+
 /*
  * A tep handle with the ring buffer's page header and the osn events'
- * formats, nothing else.  tracefs_local_events_system() does the same but
- * then also reads and parses /proc/kallsyms (over 100 000 symbols),
- * saved_cmdlines and printk_formats, which osn never uses (its events
- * carry their names as strings): 0.3 s of CPU at every start on a host,
- * seconds under TCG.  libtracefs 1.6 has no call for the headers alone
- * (tracefs_load_headers() came later).
+ * formats, and the two of the kernel's that --dump-tasks reads, nothing
+ * else.  tracefs_local_events_system() does the same but then also reads
+ * and parses /proc/kallsyms (over 100 000 symbols), saved_cmdlines and
+ * printk_formats, which osn never uses (its events carry their names as
+ * strings): 0.3 s of CPU at every start on a host, seconds under TCG.
+ * libtracefs 1.6 has no call for the headers alone (tracefs_load_headers()
+ * came later).
  */
 static struct tep_handle *load_osn_formats(void)
 {
@@ -104,18 +118,15 @@ static struct tep_handle *load_osn_formats(void)
 	free(buf);
 	if (ok)
 		events = tracefs_system_events(NULL, OSN_EVENT_SYSTEM);
-	for (int i = 0; events && events[i]; i++) {
-		buf = tracefs_event_file_read(NULL, OSN_EVENT_SYSTEM, events[i],
-					      "format", &size);
-		if (buf && !tep_parse_event(tep, buf, size, OSN_EVENT_SYSTEM))
-			n++;
-		free(buf);
-	}
+	for (int i = 0; events && events[i]; i++)
+		n += load_format(tep, OSN_EVENT_SYSTEM, events[i]);
 	tracefs_list_free(events);
 	if (!n) {
 		tep_free(tep);
 		return NULL;
 	}
+	load_format(tep, OSN_SWITCH_SYSTEM, OSN_SWITCH_EVENT);
+	load_format(tep, OSN_WORK_SYSTEM, OSN_WORK_EVENT);
 	return tep;
 }
 
@@ -240,6 +251,17 @@ void osn_decoder_name_parts(struct osn_decoder *d, struct osn_part *parts,
 void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x)
 {
 	osn_decoder_name_parts(d, x->parts, x->nparts);
+}
+
+void osn_decoder_name_tasks(struct osn_decoder *d, struct osn_cpu_task *tasks,
+			    int n)
+{
+	for (int i = 0; i < n; i++)
+		want_function(d, tasks[i].work_fn);
+	lookup_syms(d);
+	for (int i = 0; i < n; i++)
+		name_function(d, tasks[i].work_fn, tasks[i].work,
+			      sizeof(tasks[i].work));
 }
 
 void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs)

@@ -34,6 +34,10 @@ struct osn_part;
 /* Name the functions of the causes of @n @parts (kernel symbols; as root only). */
 void osn_decoder_name_parts(struct osn_decoder *d, struct osn_part *parts,
 			    size_t n);
+struct osn_cpu_task;
+/* The same for the work functions of @n @tasks (--dump-tasks). */
+void osn_decoder_name_tasks(struct osn_decoder *d, struct osn_cpu_task *tasks,
+			    int n);
 struct osn_explanation;
 /* The same for @x's parts. */
 void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x);

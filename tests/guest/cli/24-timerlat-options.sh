@@ -8,7 +8,7 @@
 # disables the deeper cpuidle states during the run and puts them back
 # (also after a SIGKILL, through osn cleanup), or, without cpuidle, is
 # one clear error with nothing changed; --aa-only prints the analysis
-# only; --no-aa no analysis; --dump-tasks the measured CPU's tasks.
+# only; --no-aa no analysis; --dump-tasks the measured CPU's task.
 # --warm-up, --trace-buffer-size, -e/--filter and -P (on the kernel's
 # timerlat/N threads) work for timerlat too.
 # The stops use 5 us: every activation under TCG is later than that, and
@@ -175,12 +175,15 @@ grep -q '^osn timerlat hit stop tracing$' "$a" || fail "--no-aa: no stop line"
 grep -Eq 'analyzing it|Thread latency:|IRQ handler delay' "$a" &&
 	fail "--no-aa printed an analysis"
 
-# --dump-tasks: the analysis, then CPU 1's tasks
+# --dump-tasks: the analysis, then the task on CPU 1 at the stop, as
+# rtla's (the last sched_switch there): a stop on the thread latency
+# comes in the timerlat thread, so that task is timerlat/1 itself
 a=$CLI_OUT/tasks.txt
 stopped "$a" -T 5 -q --dump-tasks
 grep -q 'analyzing it' "$a" || fail "--dump-tasks: no analysis"
 grep -q '^Printing CPU tasks:$' "$a" || fail "--dump-tasks: no task list"
-grep -Eq '^    \[001\] +[^ ]' "$a" || fail "--dump-tasks: no line for CPU 1"
+grep -Eq '^    \[001\] +timerlat/1:[0-9]+$' "$a" ||
+	{ cat "$a"; fail "--dump-tasks: CPU 1's task at a thread stop is not timerlat/1"; }
 grep -q '^    \[000\]' "$a" && fail "--dump-tasks: CPU 0 is not measured"
 
 assert_eq "$(knobs)" "$before" "knobs at the end"
