@@ -28,6 +28,7 @@ struct fld {
 #define ULONG(n)	{ "unsigned long", n, sizeof(long), 0, false, false }
 #define COMM(n)		{ "char", n, 16, 16, false, false }
 #define STRING(n)	{ "char", n, 4, 0, true, false }
+#define LONGS(n)	{ "unsigned long", n, 4, 0, true, false }
 #define MAX_FIELDS	20
 
 struct ev_spec {
@@ -60,6 +61,7 @@ static const struct ev_spec specs[] = {
 	    ULONG("function"), INT("origin_cpu"), PID("origin_pid") } },
 	{ "timerlat_sample", 509,
 	  { U64("timer_latency"), UINT("seqnum"), INT("context") } },
+	{ "timerlat_stack", 510, { UINT("size"), LONGS("caller") } },
 };
 
 /* How the formats differ from the module's. */
@@ -128,8 +130,8 @@ static int parse_format(struct tep_handle *tep, const struct layout *l)
 
 		if (f->dyn)
 			o += snprintf(buf + o, sizeof(buf) - o,
-				      "\tfield:__data_loc char[] %s;\toffset:%d;\tsize:4;\tsigned:0;\n",
-				      f->name, l->off[i]);
+				      "\tfield:__data_loc %s[] %s;\toffset:%d;\tsize:4;\tsigned:0;\n",
+				      f->type, f->name, l->off[i]);
 		else if (f->arr)
 			o += snprintf(buf + o, sizeof(buf) - o,
 				      "\tfield:char %s[%d];\toffset:%d;\tsize:%d;\tsigned:0;\n",
@@ -153,6 +155,8 @@ static struct tep_handle *formats(const struct variant *v)
 		return NULL;
 	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
+	/* as the page header sets it: the size of the stack's addresses */
+	tep_set_long_size(tep, sizeof(long));
 	for (size_t i = 0; i < ARRAY_SIZE(specs); i++) {
 		lay_out(&layouts[i], &specs[i], v);
 		if (v->drop_event && !strcmp(specs[i].name, v->drop_event))
@@ -224,6 +228,21 @@ static void put_str(struct rec *x, const char *name, const char *s)
 	} else {
 		osn_strlcpy((char *)x->data + x->l->off[i], s, x->l->f[i].size);
 	}
+}
+
+/* A __data_loc array of @n longs */
+static void put_longs(struct rec *x, const char *name, const unsigned long *v,
+		      size_t n)
+{
+	int i = field_at(x, name);
+	size_t bytes = n * sizeof(long);
+	uint32_t loc = (uint32_t)(bytes << 16) | (uint32_t)x->len;
+
+	if (i < 0)
+		return;
+	memcpy(x->data + x->len, v, bytes);
+	x->len += bytes;
+	memcpy(x->data + x->l->off[i], &loc, 4);
 }
 
 static int decode(const struct osn_decoder *d, struct rec *x,
@@ -357,6 +376,28 @@ static void decodes_every_event(const struct variant *v)
 	CHECK_EQ(ev.cause.origin_pid, -1);
 	CHECK_STR(ev.cause.origin_comm, "unknown");
 
+
+	{
+		const unsigned long frames[] = { 0xffffffff81000010UL,
+						 0xffffffff81000020UL,
+						 0xffffffff81000030UL };
+		uint64_t got;
+
+		rec_init(&x, "timerlat_stack");
+		put(&x, "size", 3);
+		put_longs(&x, "caller", frames, 3);
+		CHECK_EQ(decode(&d, &x, &ev), 0);
+		CHECK_EQ(ev.type, OSN_E_STACK);
+		CHECK_EQ(ev.stack.n, 3);
+		CHECK_EQ(ev.stack.size, sizeof(long));
+		memcpy(&got, (const char *)ev.stack.frames + 2 * sizeof(long),
+		       sizeof(got));
+		CHECK_EQ(got, frames[2]);
+		/* a size past what the record holds: what it holds */
+		put(&x, "size", 9);
+		CHECK_EQ(decode(&d, &x, &ev), 0);
+		CHECK_EQ(ev.stack.n, 3);
+	}
 	osn_decoder_free(&d);
 }
 
@@ -516,7 +557,7 @@ TEST(task_events)
 	CHECK_EQ(osn_decode(&d, tep_find_event(d.tep, 420), &r, &ev), 0);
 	CHECK_EQ(ev.type, OSN_E_WORK);
 	CHECK_EQ(ev.work.function, fn);
-	CHECK(osn_event_is_task(ev.type) && !osn_event_is_task(OSN_E_TLAT));
+	CHECK(osn_event_is_context(ev.type) && !osn_event_is_context(OSN_E_TLAT));
 	osn_decoder_free(&d);
 
 	/* a sched_switch without next_comm: no task names, no error */

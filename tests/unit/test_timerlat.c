@@ -563,6 +563,19 @@ TEST(analysis)
 	CHECK_HAS(b.text, "  Not in any noise event:                    5.00 us (1.67 %)\n");
 	CHECK_HAS(b.text, "    hog:77                                   5.00 us\n"
 			  "      <- wakeup, woken by waker:42 on CPU 0 (x1)\n");
+	CHECK(!strstr(b.text, "stack trace"));
+	free(b.text);
+	/* -s: the timer interrupt's stack after the blocking thread, as rtla */
+	aa.nframes = 2;
+	osn_strlcpy(aa.frames[0], "osn_tlat_irq+0x42", sizeof(aa.frames[0]));
+	osn_strlcpy(aa.frames[1], "inj_busy_wait+0x10", sizeof(aa.frames[1]));
+	osn_render_tlat_stop(h_open(&b), &aa);
+	h_close(&b);
+	CHECK_HAS(b.text, "      <- wakeup, woken by waker2:43 on CPU 0 (x1)\n"
+			  "  Blocking thread stack trace\n"
+			  "               -> osn_tlat_irq+0x42\n"
+			  "               -> inj_busy_wait+0x10\n"
+			  "  IRQ interference:");
 	free(b.text);
 	osn_ring_free(&r);
 }
@@ -702,6 +715,7 @@ TEST(json)
 	CHECK_HAS(b.text, "\"irq_handler_delay\": 12.000");
 	CHECK_HAS(b.text, "\"function\": \"inj_timer_fn\"");
 	CHECK_HAS(b.text, "\"blocking\": false");
+	CHECK_HAS(b.text, "\"stack\": [");
 	CHECK_HAS(b.text, "\"period_us\": 250,");
 	CHECK(!strstr(b.text, "\"user\""));
 	json_object_put(doc);

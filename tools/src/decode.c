@@ -28,6 +28,7 @@ static const struct ev_name {
 	[OSN_E_STOP] = { OSN_EVENT_SYSTEM, OSN_EV_STOP },
 	[OSN_E_CAUSE] = { OSN_EVENT_SYSTEM, OSN_EV_NOISE_CAUSE },
 	[OSN_E_TLAT] = { OSN_EVENT_SYSTEM, OSN_EV_TIMERLAT_SAMPLE },
+	[OSN_E_STACK] = { OSN_EVENT_SYSTEM, OSN_EV_TIMERLAT_STACK },
 	[OSN_E_SWITCH] = { OSN_SWITCH_SYSTEM, OSN_SWITCH_EVENT, true },
 	[OSN_E_WORK] = { OSN_WORK_SYSTEM, OSN_WORK_EVENT, true },
 };
@@ -37,11 +38,12 @@ struct field_ref {
 	enum osn_ev_type type;
 	const char *name;
 	size_t off;
-	bool string;
+	enum { F_NUM, F_STR, F_ARRAY } kind;
 };
 
-#define NUM(t, n, m)	{ t, n, offsetof(struct osn_fields, m), false }
-#define STR(t, n, m)	{ t, n, offsetof(struct osn_fields, m), true }
+#define NUM(t, n, m)	{ t, n, offsetof(struct osn_fields, m), F_NUM }
+#define STR(t, n, m)	{ t, n, offsetof(struct osn_fields, m), F_STR }
+#define ARR(t, n, m)	{ t, n, offsetof(struct osn_fields, m), F_ARRAY }
 #define NOISE(t, n, m)	NUM(t, n, noise[t].m)
 
 static const struct field_ref field_refs[] = {
@@ -96,6 +98,9 @@ static const struct field_ref field_refs[] = {
 	NUM(OSN_E_TLAT, OSN_F_SEQNUM, tlat.seqnum),
 	NUM(OSN_E_TLAT, OSN_F_CONTEXT, tlat.context),
 
+	NUM(OSN_E_STACK, OSN_F_SIZE, stack.size),
+	ARR(OSN_E_STACK, OSN_F_CALLER, stack.caller),
+
 	NUM(OSN_E_SWITCH, "next_pid", sw.pid),
 	STR(OSN_E_SWITCH, "next_comm", sw.comm),
 	NUM(OSN_E_WORK, "function", work.function),
@@ -110,6 +115,40 @@ static bool is_number(const struct tep_format_field *f)
 	return f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8;
 }
 
+/*
+ * The size of an array's element.  libtraceevent leaves elementsize 0 for
+ * a __data_loc array of longs ("__data_loc unsigned long[]", flagged
+ * LONG): that is the traced kernel's long, from the page header.
+ */
+static int element_size(const struct tep_format_field *f)
+{
+	int size = f->elementsize;
+
+	if (!size && (f->flags & TEP_FIELD_IS_LONG))
+		size = tep_get_long_size(f->event->tep);
+	return size;
+}
+
+/* A dynamic array of 4- or 8-byte numbers (the stack's addresses). */
+static bool is_array(const struct tep_format_field *f)
+{
+	int size = element_size(f);
+
+	return (f->flags & TEP_FIELD_IS_DYNAMIC) && (size == 4 || size == 8);
+}
+
+static bool of_kind(const struct tep_format_field *f, int kind)
+{
+	switch (kind) {
+	case F_STR:
+		return f->flags & TEP_FIELD_IS_STRING;
+	case F_ARRAY:
+		return is_array(f);
+	default:
+		return is_number(f);
+	}
+}
+
 static int bind_field(struct osn_decoder *d, const struct field_ref *r)
 {
 	const struct ev_name *e = &ev_names[r->type];
@@ -118,10 +157,12 @@ static int bind_field(struct osn_decoder *d, const struct field_ref *r)
 	if (!f)
 		return osn_err("event %s:%s has no field '%s': module and tool versions differ",
 			       e->system, e->name, r->name);
-	if (r->string ? !(f->flags & TEP_FIELD_IS_STRING) : !is_number(f))
+	if (!of_kind(f, r->kind))
 		return osn_err("event %s:%s: field '%s' (%s, %d bytes) is not %s: module and tool versions differ",
 			       e->system, e->name, r->name, f->type, f->size,
-			       r->string ? "a string" : "a number");
+			       r->kind == F_STR ? "a string" :
+			       r->kind == F_ARRAY ? "an array of addresses" :
+			       "a number");
 	*(struct tep_format_field **)((char *)&d->f + r->off) = f;
 	return 0;
 }
@@ -251,6 +292,27 @@ static void decode_cause(const struct osn_decoder *d,
 	    sizeof(ev->cause.origin_comm));
 }
 
+/* The frames stay in @record: the event is good while it is. */
+static void decode_stack(const struct osn_decoder *d,
+			 struct tep_record *record, struct osn_event *ev)
+{
+	const struct osn_stack_fields *f = &d->f.stack;
+	unsigned size = (unsigned)element_size(f->caller);
+	int len = 0;
+	const void *p = tep_get_field_raw(NULL, f->caller->event,
+					  f->caller->name, record, &len, 0);
+	uint64_t n = num(f->size, record);
+
+	ev->stack.size = size;
+	if (!p || len <= 0)
+		return;
+	/* no more than the record holds, whatever size says */
+	if (n > (unsigned)len / size)
+		n = (unsigned)len / size;
+	ev->stack.n = (unsigned)n;
+	ev->stack.frames = p;
+}
+
 int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 	       struct tep_record *record, struct osn_event *ev)
 {
@@ -292,6 +354,9 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 		ev->tlat.latency = num(d->f.tlat.latency, record);
 		ev->tlat.seqnum = (unsigned)num(d->f.tlat.seqnum, record);
 		ev->tlat.context = (int)num(d->f.tlat.context, record);
+		break;
+	case OSN_E_STACK:
+		decode_stack(d, record, ev);
 		break;
 	case OSN_E_SWITCH:
 		ev->sw.pid = (int)num(d->f.sw.pid, record);

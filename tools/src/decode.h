@@ -62,6 +62,10 @@ struct osn_tlat_fields {
 	struct tep_format_field *latency, *seqnum, *context;
 };
 
+struct osn_stack_fields {
+	struct tep_format_field *size, *caller;
+};
+
 struct osn_switch_fields {
 	struct tep_format_field *pid, *comm;	/* next_pid, next_comm */
 };
@@ -77,6 +81,7 @@ struct osn_fields {
 	struct osn_stop_fields stop;
 	struct osn_cause_fields cause;
 	struct osn_tlat_fields tlat;
+	struct osn_stack_fields stack;
 	struct osn_switch_fields sw;
 	struct osn_work_fields work;
 };

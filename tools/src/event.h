@@ -23,6 +23,7 @@ enum osn_ev_type {
 	OSN_E_STOP,		/* osn:stop */
 	OSN_E_CAUSE,		/* osn:noise_cause */
 	OSN_E_TLAT,		/* osn:timerlat_sample (mode=timerlat) */
+	OSN_E_STACK,		/* osn:timerlat_stack (-s) */
 	OSN_E_SWITCH,		/* sched:sched_switch (--dump-tasks) */
 	OSN_E_WORK,		/* workqueue:workqueue_execute_start (same) */
 	OSN_E_NR
@@ -72,6 +73,11 @@ struct osn_event {
 			unsigned seqnum;	/* activation, shared by contexts */
 			int context;		/* OSN_TLAT_CTX_* */
 		} tlat;
+		struct {		/* OSN_E_STACK: the timer IRQ's stack */
+			unsigned n;		/* frames */
+			unsigned size;		/* bytes a frame: 4 or 8 */
+			const void *frames;	/* in the record: dispatch only */
+		} stack;
 		struct {		/* OSN_E_SWITCH: the task switched in */
 			int pid;
 			char comm[OSN_NAME_LEN];
@@ -99,10 +105,14 @@ static inline int osn_event_class(enum osn_ev_type t)
 	}
 }
 
-/* A kernel event of the task on a CPU (--dump-tasks), not an osn one. */
-static inline bool osn_event_is_task(enum osn_ev_type t)
+/*
+ * Context for the command alone, no measurement: the timer IRQ's stack
+ * (-s), the task on a CPU (--dump-tasks).  Their events go to the
+ * command, not to the stop's rings (a stack's frames stay in the record).
+ */
+static inline bool osn_event_is_context(enum osn_ev_type t)
 {
-	return t == OSN_E_SWITCH || t == OSN_E_WORK;
+	return t == OSN_E_STACK || t == OSN_E_SWITCH || t == OSN_E_WORK;
 }
 
 extern const char * const osn_class_names[OSN_CLASS_NR];	/* "hw", ... */

@@ -287,6 +287,11 @@ void osn_json_tlat(FILE *f, const struct osn_tlat_view *v,
 			osn_json_obj_end(&j);
 		}
 		osn_json_arr_end(&j);
+		osn_json_key(&j, "stack");
+		osn_json_arr_begin(&j);
+		for (size_t i = 0; i < aa->nframes; i++)
+			osn_json_str(&j, aa->frames[i]);
+		osn_json_arr_end(&j);
 		osn_json_obj_end(&j);
 	} else {
 		osn_json_null(&j);
@@ -349,6 +354,11 @@ void osn_render_tlat_stop(FILE *f, const struct osn_tlat_aa *aa)
 	if (aa->have_timer_irq && aa->have_thread)
 		us2(f, "Timerlat IRQ duration:", aa->timer_irq_ns, total);
 	aa_class(f, aa, OSN_CLASS_THREAD, true, "Blocking thread:", total);
+	/* rtla's layout: the stack the timer's interrupt saved (-s) */
+	if (aa->nframes)
+		fputs("  Blocking thread stack trace\n", f);
+	for (size_t i = 0; i < aa->nframes; i++)
+		fprintf(f, "%14s -> %s\n", "", aa->frames[i]);
 	aa_class(f, aa, OSN_CLASS_NMI, false, "NMI interference:", total);
 	aa_class(f, aa, OSN_CLASS_IRQ, false, "IRQ interference:", total);
 	aa_class(f, aa, OSN_CLASS_SOFTIRQ, false, "Softirq interference:", total);

@@ -29,12 +29,20 @@
 #include "tlat.h"
 #include "tlat_user.h"
 
+/* -s: the last stack a CPU's timer interrupt saved, as read */
+struct tlat_stack {
+	uint64_t ts;
+	unsigned n;
+	uint64_t addr[OSN_TLAT_STACK_DEPTH];
+};
+
 struct tlat {
 	struct osn_tlat_cpu *cpu;	/* indexed by cpu */
 	uint64_t *buckets;		/* hist: every column's, in one block */
 	struct osn_tlat_aa aa;		/* the stop's analysis */
 	bool have_aa;
 	struct osn_tlat_user *user;	/* -u: the timerlatu/N processes */
+	struct tlat_stack *stack;	/* -s: per CPU */
 	struct osn_cpu_task *cur;	/* --dump-tasks: per CPU, as it goes */
 	struct osn_cpu_task *tasks;	/* at the stop, per measured CPU */
 	int ntasks;
@@ -75,6 +83,29 @@ static void tlat_on_task(struct tlat *tl, const struct osn_event *ev)
 	k->work_fn = 0;
 }
 
+/* -s: the frames, copied out of the record */
+static void tlat_on_stack(struct tlat *tl, const struct osn_event *ev)
+{
+	struct tlat_stack *s = &tl->stack[ev->cpu];
+	const unsigned char *p = ev->stack.frames;
+
+	s->ts = ev->ts;
+	s->n = 0;
+	for (unsigned i = 0; p && i < ev->stack.n && i < OSN_TLAT_STACK_DEPTH;
+	     i++) {
+		uint64_t a64 = 0;
+		uint32_t a32 = 0;
+
+		if (ev->stack.size == 4) {
+			memcpy(&a32, p + 4 * i, 4);
+			a64 = a32;
+		} else {
+			memcpy(&a64, p + 8 * i, 8);
+		}
+		s->addr[s->n++] = a64;
+	}
+}
+
 static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 {
 	struct tlat *tl = t->priv;
@@ -84,7 +115,9 @@ static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 	if (ev->type == OSN_E_TLAT)
 		osn_tlat_add(&tl->cpu[ev->cpu], ev, t->p->bucket_us,
 			     t->p->entries, t->p->nano ? 1 : 1000);
-	else if (osn_event_is_task(ev->type) && tl->cur)
+	else if (ev->type == OSN_E_STACK && tl->stack)
+		tlat_on_stack(tl, ev);
+	else if (osn_event_is_context(ev->type) && tl->cur)
 		tlat_on_task(tl, ev);
 }
 
@@ -118,6 +151,9 @@ static int tlat_start(struct osn_tool *t)
 	t->read_often = true;
 	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
 			     OSN_EV_TIMERLAT_SAMPLE) || tlat_enable_tasks(t))
+		return -1;
+	if (p->stack_us && osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
+					    OSN_EV_TIMERLAT_STACK))
 		return -1;
 	if (p->tlat_threads != OSN_TLAT_USER || tl->user)
 		return 0;
@@ -225,6 +261,30 @@ static void tlat_read_tasks(struct osn_tool *t)
 	osn_decoder_name_tasks(&t->dec, tl->tasks, tl->ntasks);
 }
 
+/*
+ * The analysis's names: its causes' functions, and the stack its CPU's
+ * timer interrupt saved for this activation (-s: emitted at the IRQ for
+ * an IRQ stop, after the thread's sample for a thread's; older stacks
+ * are another activation's).
+ */
+static void tlat_name_aa(struct osn_tool *t)
+{
+	struct tlat *tl = t->priv;
+	const struct tlat_stack *s;
+
+	if (!tl->have_aa)
+		return;
+	osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
+	tl->aa.nframes = 0;
+	if (!tl->stack || tl->aa.cpu < 0 || tl->aa.cpu >= t->nr_cpus)
+		return;
+	s = &tl->stack[tl->aa.cpu];
+	if (!s->n || s->ts < tl->aa.expiry)
+		return;
+	osn_name_frames(s->addr, s->n, tl->aa.frames);
+	tl->aa.nframes = s->n;
+}
+
 /* The analysis with its causes' functions named. */
 static int tlat_finish(struct osn_tool *t)
 {
@@ -235,8 +295,7 @@ static int tlat_finish(struct osn_tool *t)
 	osn_tlat_user_stop(tl->user);
 	tl->user = NULL;
 	tlat_analyse(t);
-	if (tl->have_aa)
-		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
+	tlat_name_aa(t);
 	return 0;
 }
 
@@ -255,11 +314,8 @@ static void tlat_stop(struct osn_tool *t)
 /* --on-threshold continue: each hit's analysis as it comes. */
 static void tlat_hit_print(struct osn_tool *t)
 {
-	struct tlat *tl = t->priv;
-
 	tlat_read_tasks(t);
-	if (tl->have_aa)
-		osn_decoder_name_parts(&t->dec, tl->aa.parts, tl->aa.nparts);
+	tlat_name_aa(t);
 	tlat_stop(t);
 }
 
@@ -322,7 +378,10 @@ static int tlat_init(struct osn_tool *t)
 		return osn_err("out of memory");
 	t->priv = tl;
 	tl->cpu = calloc(t->nr_cpus, sizeof(*tl->cpu));
-	if (!tl->cpu || tlat_init_tasks(t, tl))
+	if (t->p->stack_us)
+		tl->stack = calloc(t->nr_cpus, sizeof(*tl->stack));
+	if (!tl->cpu || (t->p->stack_us && !tl->stack) ||
+	    tlat_init_tasks(t, tl))
 		return osn_err("out of memory");
 	if (!hist)
 		return 0;
@@ -346,6 +405,7 @@ static void tlat_destroy(struct osn_tool *t)
 		free(tl->cpu);
 		free(tl->cur);
 		free(tl->tasks);
+		free(tl->stack);
 	}
 	free(tl);
 	t->priv = NULL;

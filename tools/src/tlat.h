@@ -69,6 +69,7 @@ static inline const char *osn_tlat_unit(unsigned unit_ns)
 }
 
 #define OSN_TLAT_MAX_PARTS	32
+#define OSN_FRAME_LEN		64	/* a stack frame's "function+0xoff" */
 
 /*
  * The activation that hit a stop, and what ran between the timer's
@@ -100,6 +101,12 @@ struct osn_tlat_aa {
 	struct osn_part parts[OSN_TLAT_MAX_PARTS];
 	/* a thread already running at the expiry: rtla's blocking thread */
 	bool blocking[OSN_TLAT_MAX_PARTS];
+	/*
+	 * -s: the stack the timer's interrupt saved (what it interrupted
+	 * under its own frames), named, innermost first; 0 frames without.
+	 */
+	size_t nframes;
+	char frames[OSN_TLAT_STACK_DEPTH][OSN_FRAME_LEN];
 };
 
 /*

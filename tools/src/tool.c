@@ -70,11 +70,12 @@ static void dispatch(const struct osn_event *ev, void *ctx)
 		 ev->tlat.context == OSN_TLAT_CTX_THREAD);
 
 	/*
-	 * --dump-tasks' events are no measurement: the command's alone, on
-	 * the measured CPUs, before collection too (the task on a CPU at a
-	 * stop may have been switched in during the warm-up).
+	 * The stack and --dump-tasks' events are no measurement: the
+	 * command's alone, on the measured CPUs, before collection too (the
+	 * task on a CPU at a stop may have been switched in during the
+	 * warm-up).
 	 */
-	if (osn_event_is_task(ev->type)) {
+	if (osn_event_is_context(ev->type)) {
 		if (osn_cpuset_isset(&t->measured, ev->cpu))
 			t->ops->on_event(t, ev);
 		return;

@@ -253,6 +253,35 @@ void osn_decoder_name_causes(struct osn_decoder *d, struct osn_explanation *x)
 	osn_decoder_name_parts(d, x->parts, x->nparts);
 }
 
+/* One pass over /proc/kallsyms: the nearest text symbol at or below each. */
+void osn_name_frames(const uint64_t *addr, size_t n, char (*names)[64])
+{
+	uint64_t *best = calloc(n ? n : 1, sizeof(*best));
+	char line[512], name[64];
+	FILE *f = best ? fopen("/proc/kallsyms", "r") : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		snprintf(names[i], 64, "0x%llx", (unsigned long long)addr[i]);
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type;
+
+		if (sscanf(line, "%llx %c %63s", &a, &type, name) != 3 || !a ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (a > addr[i] || a <= best[i])
+				continue;
+			best[i] = a;
+			snprintf(names[i], 64, "%.40s+0x%llx", name,
+				 (unsigned long long)(addr[i] - a));
+		}
+	}
+	if (f)
+		fclose(f);
+	free(best);
+}
+
 void osn_decoder_name_tasks(struct osn_decoder *d, struct osn_cpu_task *tasks,
 			    int n)
 {

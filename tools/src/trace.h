@@ -34,6 +34,12 @@ struct osn_part;
 /* Name the functions of the causes of @n @parts (kernel symbols; as root only). */
 void osn_decoder_name_parts(struct osn_decoder *d, struct osn_part *parts,
 			    size_t n);
+/*
+ * Name @n return addresses @addr (a stack's frames) into @names: the text
+ * symbol each falls in, "function+0xoffset", or the address where
+ * /proc/kallsyms has none (not root, kptr_restrict).
+ */
+void osn_name_frames(const uint64_t *addr, size_t n, char (*names)[64]);
 struct osn_cpu_task;
 /* The same for the work functions of @n @tasks (--dump-tasks). */
 void osn_decoder_name_tasks(struct osn_decoder *d, struct osn_cpu_task *tasks,

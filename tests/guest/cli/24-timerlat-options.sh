@@ -8,7 +8,8 @@
 # disables the deeper cpuidle states during the run and puts them back
 # (also after a SIGKILL, through osn cleanup), or, without cpuidle, is
 # one clear error with nothing changed; --aa-only prints the analysis
-# only; --no-aa no analysis; --dump-tasks the measured CPU's task.
+# only; --no-aa no analysis; --dump-tasks the measured CPU's task; -s
+# the timer interrupt's stack, named, in the analysis and the JSON.
 # --warm-up, --trace-buffer-size, -e/--filter and -P (on the kernel's
 # timerlat/N threads) work for timerlat too.
 # The stops use 5 us: every activation under TCG is later than that, and
@@ -185,6 +186,19 @@ grep -q '^Printing CPU tasks:$' "$a" || fail "--dump-tasks: no task list"
 grep -Eq '^    \[001\] +timerlat/1:[0-9]+$' "$a" ||
 	{ cat "$a"; fail "--dump-tasks: CPU 1's task at a thread stop is not timerlat/1"; }
 grep -q '^    \[000\]' "$a" && fail "--dump-tasks: CPU 0 is not measured"
+
+# -s: the stack the timer's interrupt saved, named, in the analysis
+# (rtla's "Blocking thread stack trace"): under the hrtimer's own
+# frames, which every architecture runs from __hrtimer_run_queues
+a=$CLI_OUT/stack.txt
+stopped "$a" -T 5 -s 5 -q
+grep -q '^  Blocking thread stack trace$' "$a" || fail "-s: no stack in the analysis"
+n=$(grep -Ec '^ {14} -> [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+$' "$a")
+assert_ge "$n" 3 "-s: frames named as function+offset"
+grep -Eq '^ {14} -> __hrtimer_run_queues\+' "$a" ||
+	fail "-s: the stack has no __hrtimer_run_queues frame"
+"$OSN" timerlat -c 1 -p 10000 -d 20 -T 5 -q -s 5 --json="$CLI_OUT/stack.json" >/dev/null 2>&1
+assert_ge "$(cli_json "$CLI_OUT/stack.json" '.stop.stack | length')" 3 "-s: frames in the JSON"
 
 assert_eq "$(knobs)" "$before" "knobs at the end"
 assert_eq "$(cli_instances)" "" "instances at the end"
