@@ -7,11 +7,14 @@
 # preemption off, woken by its sender on CPU 0, each stop naming it with
 # that waker, as the blocking thread (running at the expiry) or as
 # thread interference (switched in before a late timer interrupt) (see
-# tl_culprit_test in timerlat.sh).
+# tl_culprit_test in timerlat.sh).  With -s, each stop whose blocking
+# thread is the injector's has its kthread function, inj_sleeper_fn, in
+# the stack the timer's interrupt saved.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/timerlat/timerlat.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
+TLC_STACK=inj_sleeper_fn
 tl_culprit_test preempt "" "Blocking thread|Thread interference" \
 	"@PID@" "<- wakeup, woken by @SRC@ on CPU @SRC_CPU@ "
 exit 0

@@ -159,6 +159,23 @@ tl_culprit_blocks() {
 	END { flush() }' "$1"
 }
 
+# tl_culprit_stacks OUT PART FN: per analysis in OUT whose blocking
+# thread is PART (comm:pid), a line "1" when its stack (-s) has a frame
+# of function FN, "0" when not.
+tl_culprit_stacks() {
+	awk -v part="$2" -v fn="$3" '
+	function flush() { if (inb && blk) print st + 0 }
+	/^## CPU 1 hit stop tracing/ { flush(); inb = 1; blk = st = sec = 0; next }
+	/^## CPU / { flush(); inb = 0; next }
+	!inb { next }
+	/^  Blocking thread:/ { sec = 1; next }
+	/^  Blocking thread stack trace$/ { next }
+	/^  [A-Z]/ { sec = 0 }
+	sec && /^    [^ ]/ && $1 == part { blk = 1 }
+	/^ +-> / && index($2, fn "+") == 1 { st = 1 }
+	END { flush() }' "$1"
+}
+
 # tl_culprit_nstops OUT: how many analyses OUT holds.
 tl_culprit_nstops() {
 	grep -c '^## CPU 1 hit stop tracing' "$1"
@@ -204,6 +221,14 @@ tl_culprit_stall() {
 	_cause=$(echo "$5" | sed "s|@SRC@|$(inject_status src_comm):$(inject_status src_pid)|; s|@SRC_CPU@|$(inject_status src_cpu)|")
 	tl_culprit_since "$_out" "$_before" >/tmp/tl_stall
 	tl_culprit_blocks /tmp/tl_stall "$3" "$_part" "$_cause" >/tmp/tl_blocks
+	# -s (TLC_STACK): the injector's thread, blocking, is in the stack
+	# the timer's interrupt saved, under the interrupt's own frames
+	if [ -n "$TLC_STACK" ]; then
+		for _s in $(tl_culprit_stacks /tmp/tl_stall "$_part" "$TLC_STACK"); do
+			_stacks=$((_stacks + 1))
+			[ "$_s" = 1 ] || { cat /tmp/tl_stall; fail "-s: the stack of a stop blocked by $_part has no $TLC_STACK frame"; }
+		done
+	fi
 	while read -r _lat _gap _ok _seen; do
 		_hits=$((_hits + 1))
 		if [ "$_ok" = 1 ]; then
@@ -234,10 +259,10 @@ tl_culprit_stall() {
 tl_culprit_attempt() {
 	_out=$CLI_OUT/culprit.txt
 	cli_start "$_out" timerlat -c 1 -p $TLC_PERIOD_US -T $TLC_T_US \
-		--on-threshold continue -q -d 120
+		${TLC_STACK:+-s $TLC_T_US} --on-threshold continue -q -d 120
 	wait_for 30 tl_threads_run || { cat "$_out"; fail "no timerlat thread"; }
 	sleep 1
-	_named=0 _foreign=0 _hits=0
+	_named=0 _foreign=0 _hits=0 _stacks=0
 	for _k in $(seq $TLC_COUNT); do
 		tl_culprit_stall "$@"
 	done
@@ -252,7 +277,11 @@ tl_culprit_attempt() {
 		assert_eq "$_named" 0 "stops naming a stall that cannot delay timerlat"
 		return 0
 	fi
-	[ $((_named * 100)) -ge $((TLC_COUNT * 95)) ] && return 0
+	if [ $((_named * 100)) -ge $((TLC_COUNT * 95)) ]; then
+		[ -z "$TLC_STACK" ] ||
+			assert_ge "$_stacks" 1 "stops blocked by the injector, with their stack (-s)"
+		return 0
+	fi
 	[ $_foreign -gt 0 ] && return 2
 	fail "$_named stops of $TLC_COUNT stalls name the culprit"
 }
