@@ -78,6 +78,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpu.h>
+#include <linux/cpuidle.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -874,11 +875,77 @@ static const struct file_operations inj_status_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * fake_idle=1: a cpuidle driver of three states for the guests, which
+ * have none (QEMU describes no C-states), so that osn timerlat
+ * --deepest-idle-state has real states to turn off and back on.  Every
+ * state is the kernel's own polling one (cpuidle_poll_state_init(): right
+ * for each kernel's idle core); the two "deeper" ones differ only in name
+ * and advertised latency.  Only where the kernel builds that state
+ * (CONFIG_ARCH_HAS_CPU_RELAX: x86); elsewhere insmod fails with it.
+ */
+static bool fake_idle;
+module_param(fake_idle, bool, 0444);
+MODULE_PARM_DESC(fake_idle,
+		 "register a cpuidle driver of three polling states (--deepest-idle-state tests)");
+
+#ifdef CONFIG_ARCH_HAS_CPU_RELAX
+/*
+ * No .owner: each CPU's cpuidle device would hold a reference on it, and
+ * the module could not be unloaded to unregister them (as cpuidle-haltpoll).
+ */
+static struct cpuidle_driver inj_idle_drv = {
+	.name		= "osn_fakeidle",
+	.state_count	= 3,
+};
+
+static int inj_idle_register(void)
+{
+	struct cpuidle_driver *drv = &inj_idle_drv;
+	int i;
+
+	if (!fake_idle)
+		return 0;
+	cpuidle_poll_state_init(drv);
+	for (i = 1; i < drv->state_count; i++) {
+		struct cpuidle_state *s = &drv->states[i];
+
+		*s = drv->states[0];
+		snprintf(s->name, CPUIDLE_NAME_LEN, "FAKE%d", i);
+		snprintf(s->desc, CPUIDLE_DESC_LEN, "osn_inject: polling, as C%d", i);
+		s->exit_latency = 10 * i;		/* us */
+		s->target_residency = 100 * i;		/* us */
+	}
+	return cpuidle_register(drv, NULL);
+}
+
+static void inj_idle_unregister(void)
+{
+	if (fake_idle)
+		cpuidle_unregister(&inj_idle_drv);
+}
+#else
+static int inj_idle_register(void)
+{
+	return fake_idle ? -EOPNOTSUPP : 0;
+}
+
+static void inj_idle_unregister(void)
+{
+}
+#endif
+
 static int __init inj_init(void)
 {
+	int ret = inj_idle_register();
+
+	if (ret)
+		return ret;
 	inj_dir = debugfs_create_dir("osn_inject", NULL);
-	if (IS_ERR(inj_dir))
+	if (IS_ERR(inj_dir)) {
+		inj_idle_unregister();
 		return PTR_ERR(inj_dir);
+	}
 	debugfs_create_file("inject", 0200, inj_dir, NULL, &inj_inject_fops);
 	debugfs_create_file("status", 0400, inj_dir, NULL, &inj_status_fops);
 	return 0;
@@ -891,6 +958,7 @@ static void __exit inj_exit(void)
 	mutex_lock(&inj_mutex);
 	inj_cleanup();
 	mutex_unlock(&inj_mutex);
+	inj_idle_unregister();
 }
 
 module_init(inj_init);

@@ -121,9 +121,17 @@ static void tlat_on_event(struct osn_tool *t, const struct osn_event *ev)
 		tlat_on_task(tl, ev);
 }
 
-/* --dump-tasks' events in the tool's instance, as rtla's aa enables them */
-static int tlat_enable_tasks(struct osn_tool *t)
+/*
+ * The context events in the tool's instance, from setup on: -s's stack,
+ * --dump-tasks' kernel events (as rtla's aa enables them).  Enabled at
+ * the start of collection instead, the first activation could hit the
+ * stop before its thread's switch was recorded.
+ */
+static int tlat_events(struct osn_tool *t)
 {
+	if (t->p->stack_us && osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
+					       OSN_EV_TIMERLAT_STACK))
+		return -1;
 	if (!t->p->dump_tasks)
 		return 0;
 	if (!osn_decoder_has(&t->dec, OSN_E_SWITCH))
@@ -150,10 +158,7 @@ static int tlat_start(struct osn_tool *t)
 	/* a thousand samples a second per CPU: read every tick */
 	t->read_often = true;
 	if (osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
-			     OSN_EV_TIMERLAT_SAMPLE) || tlat_enable_tasks(t))
-		return -1;
-	if (p->stack_us && osn_event_enable(t->inst, OSN_EVENT_SYSTEM,
-					    OSN_EV_TIMERLAT_STACK))
+			     OSN_EV_TIMERLAT_SAMPLE))
 		return -1;
 	if (p->tlat_threads != OSN_TLAT_USER || tl->user)
 		return 0;
@@ -414,6 +419,7 @@ static void tlat_destroy(struct osn_tool *t)
 #define TLAT_CALLBACKS					\
 	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS, \
 	.init = tlat_init,				\
+	.events = tlat_events,				\
 	.start = tlat_start,				\
 	.on_event = tlat_on_event,			\
 	.finish = tlat_finish,				\

@@ -203,7 +203,7 @@ static int create_instances(struct osn_tool *t)
  */
 static int setup_tool_events(struct osn_tool *t)
 {
-	if (osn_run_causes_events(t))
+	if (osn_run_causes_events(t) || (t->ops->events && t->ops->events(t)))
 		return -1;
 	if (!t->stop)
 		return osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE);
@@ -271,12 +271,13 @@ static int tool_setup(struct osn_tool *t)
  * defaults and the instance's osn events are off.  The run's knobs are
  * written again (what setup saved stays what teardown restores), the
  * events' formats read again (their ids may have changed), and
- * ops->start enables its events again.
+ * ops->events and ops->start enable its events again.
  */
 int osn_tool_resume(struct osn_tool *t)
 {
 	osn_decoder_free(&t->dec);
-	if (osn_run_knobs_write(t) || osn_decoder_init(&t->dec))
+	if (osn_run_knobs_write(t) || osn_decoder_init(&t->dec) ||
+	    (t->ops->events && t->ops->events(t)))
 		return -1;
 	return t->ops->start ? t->ops->start(t) : 0;
 }

@@ -63,6 +63,12 @@ struct osn_tool_ops {
 	unsigned parts;			/* OSN_PART_*: what it allows */
 	/* Before anything changes: allocate t->priv. */
 	int (*init)(struct osn_tool *t);
+	/*
+	 * The tool's instance is set up: the command's events beyond osn's
+	 * own (timerlat: the kernel's sched_switch for --dump-tasks), on
+	 * before any stop is armed so that none precedes them.
+	 */
+	int (*events)(struct osn_tool *t);
 	/* Warm-up is over: collection starts (hist: add the hist trigger). */
 	int (*start)(struct osn_tool *t);
 	/* An osn event of a measured CPU, during collection. */

@@ -115,6 +115,12 @@ static struct tep_handle *load_osn_formats(void)
 	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
 	if (buf && !tep_parse_header_page(tep, buf, size, sizeof(long)))
 		ok = 1;
+	/*
+	 * The kernel's long, which the page header does not set: the size of
+	 * osn:timerlat_stack's addresses.  osn runs on the kernel it traces,
+	 * built for its architecture (x86-64, arm64: both 64-bit).
+	 */
+	tep_set_long_size(tep, sizeof(long));
 	free(buf);
 	if (ok)
 		events = tracefs_system_events(NULL, OSN_EVENT_SYSTEM);
