@@ -912,7 +912,7 @@ static int inj_idle_register(void)
 
 		*s = drv->states[0];
 		snprintf(s->name, CPUIDLE_NAME_LEN, "FAKE%d", i);
-		snprintf(s->desc, CPUIDLE_DESC_LEN, "osn_inject: polling, as C%d", i);
+		strscpy(s->desc, "osn_inject: polling", CPUIDLE_DESC_LEN);
 		s->exit_latency = 10 * i;		/* us */
 		s->target_residency = 100 * i;		/* us */
 	}
