@@ -423,14 +423,20 @@ def rows_timerlat(data):
                      note='one per stall; an emulator gap moves the max, not this'))
         R.append(Row(f'{lab} latency, average (µs)', 'tl_inj', key(f'{c}_avg'), 2,
                      refs=ct('thr_avg') if c == 'thr' else []))
-    sec('What timerlat costs the measured CPU: stress-ng --cpu on CPU 1 (bogo ops/s) '
-        'while it is measured')
-    R.append(Row('ops/s', 'tl_cost', key('ops_s'), 0, better='higher', ref='none',
-                 ref_label='no tracer', refs=ct('ops_s', 0)))
-    R.append(Row('ops/s relative to no tracer', 'tl_cost', rel_to('none', 'ops_s'), 3,
-                 better='higher', refs=[('cyclictest', 'cyclictest', rel_to('none', 'ops_s'), 3)]))
+    def cost_rows(fig, title):
+        sec(title)
+        R.append(Row('ops/s', fig, key('ops_s'), 0, better='higher', ref='none',
+                     ref_label='no tracer', refs=ct('ops_s', 0)))
+        R.append(Row('ops/s relative to no tracer', fig, rel_to('none', 'ops_s'), 3,
+                     better='higher',
+                     refs=[('cyclictest', 'cyclictest', rel_to('none', 'ops_s'), 3)]))
+
+    cost_rows('tl_cost', 'What timerlat costs the measured CPU: stress-ng --cpu on CPU 1 '
+              '(bogo ops/s) while it is measured')
     R.append(Row('throughput the tracer takes from stress-ng (%)', 'tl_cost', tl_lost, 2, better='lower',
                  refs=[('cyclictest', 'cyclictest', tl_lost, 2)]))
+    cost_rows('tl_rest', 'What timerlat costs the rest of the system: stress-ng --switch on '
+              'CPU 0 (context switches, bogo ops/s) while CPU 1 is measured')
     return R
 
 

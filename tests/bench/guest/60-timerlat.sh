@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 900
+# timeout: 1200
 # Timer latency on CPU 1, period 1000 us, one tracer at a time:
 #   osn   osn in mode=timerlat, its osn:timerlat_sample events in an
 #         instance (kthread timerlat/1, SCHED_FIFO 95),
@@ -20,7 +20,12 @@
 #            odd emulator gap cannot move as it moves the max; stall_us
 #            is the injector's longest stall;
 #   tl_cost  what the tracer costs the measured CPU: stress-ng --cpu on
-#            CPU 1 (bogo ops/s, real time) with the tracer ("none": none).
+#            CPU 1 (bogo ops/s, real time) with the tracer ("none": none);
+#   tl_rest  what it costs the rest of the system: stress-ng --switch on
+#            CPU 0 (context switches, bogo ops/s) while CPU 1 is
+#            measured: a tracer's probes on the scheduler and interrupt
+#            tracepoints run on every CPU, and on CPU 0 only find that it
+#            is not measured (as 30-overhead.sh for osnoise).
 # Latencies in us.  Figures are reported, never asserted.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
@@ -196,16 +201,21 @@ latency() {
 	bench_result "$l_fig" "$l_tr" "$l_rep" "$l_figs $l_extra"
 }
 
-# cost REP COND: stress-ng --cpu on CPU $BCPU while COND measures it.
+# cost FIG REP COND: while COND measures CPU $BCPU, stress-ng --cpu on
+# it (tl_cost) or --switch on CPU 0 (tl_rest).
 cost() {
-	c_rep=$1 c_tr=$2
+	c_fig=$1 c_rep=$2 c_tr=$3
 	case $c_tr in
 	none)	;;
 	cyclictest)	ct_run $((COST_SECS + 5)) ;;
 	*)	tl_start "$c_tr" bench_tl ;;
 	esac
 	sleep 0.5
-	c_ops=$(sng_ops_s_on $BCPU cpu "$COST_SECS" /tmp/bench_sng --cpu 1 --cpu-method int64)
+	if [ "$c_fig" = tl_cost ]; then
+		c_ops=$(sng_ops_s_on $BCPU cpu "$COST_SECS" /tmp/bench_sng --cpu 1 --cpu-method int64)
+	else
+		c_ops=$(sng_ops_s_on 0 switch "$COST_SECS" /tmp/bench_sng --switch 1)
+	fi
 	case $c_tr in
 	none)	;;
 	cyclictest)	kill -INT $CT_PID 2>/dev/null; wait $CT_PID ;;
@@ -215,7 +225,7 @@ cost() {
 		info "$c_tr: no stress-ng metrics: $(tail -n 5 /tmp/bench_sng)"
 		return 0
 	fi
-	bench_result tl_cost "$c_tr" "$c_rep" "ops_s=$c_ops"
+	bench_result "$c_fig" "$c_tr" "$c_rep" "ops_s=$c_ops"
 }
 
 info "tracers: $tracers, period $PERIOD us, ${SECS}s idle, $COUNT x $DUR us stalls," \
@@ -231,7 +241,11 @@ for rep in $(bench_seq "$BENCH_REPEATS"); do
 	done
 	# shellcheck disable=SC2086
 	for t in $(bench_order $((rep - 1)) none $tracers); do
-		cost "$rep" "$t"
+		cost tl_cost "$rep" "$t"
+	done
+	# shellcheck disable=SC2086
+	for t in $(bench_order $((rep - 1)) none $tracers); do
+		cost tl_rest "$rep" "$t"
 	done
 done
 exit 0
