@@ -4,7 +4,8 @@
 # -d TIME covers ceil(TIME / period) periods of the measured CPU, as many
 # as TIME of runtime: osn top -d 3 reports 3 periods of 1 s (it reported 2
 # while it ended collecting before the last period's osn:sample), and
-# -d 2 with 250 ms periods 8; without -d it runs until SIGINT and
+# -d 2 with 250 ms periods 8, -d 2 with 999 ms periods 3 (the last one
+# ending after the deadline); without -d it runs until SIGINT and
 # reports.  Where the kernel has upstream osnoise
 # (the -rt kernels but 5.10-rt), rtla osnoise top -d 3 runs on the same
 # CPU and never reports more periods than osn.
@@ -39,6 +40,19 @@ EOR
 info "osn top -p 250000 -r 200000 -d 2: $n2 periods, runtime $rt2 us"
 assert_eq "$n2" 8 "periods of 250 ms in -d 2"
 cli_us_ge "$rt2" 1600000000 || fail "runtime $rt2 us < 8 x 200 ms"
+
+# -d 2 with 999 ms periods: 3 periods, the last ending 0-997 ms after
+# the deadline whatever the periods' phase (the workload started in the
+# warm-up), so that this run needs the drain after -d (with -d 3 and 1 s
+# periods the last period ends before the deadline once the guest is
+# quiet, and a drain that stops at the deadline went unnoticed)
+"$OSN" top -c 1 -p 999000 -r 900000 -d 2 -q --json="$CLI_OUT/d2b.json" \
+	>"$CLI_OUT/d2b.txt" 2>&1 || { cat "$CLI_OUT/d2b.txt"; fail "osn top -p 999000 -d 2 failed"; }
+read -r n4 rt4 <<EOR
+$(periods_of "$CLI_OUT/d2b.json")
+EOR
+info "osn top -p 999000 -r 900000 -d 2: $n4 periods, runtime $rt4 us"
+assert_eq "$n4" 3 "periods of 999 ms in -d 2"
 
 # without -d: no period goal; osn runs until SIGINT and reports what it
 # collected (it crashed on the first period while -d's counters were
