@@ -319,7 +319,7 @@ int osn_decode(const struct osn_decoder *d, struct tep_event *event,
 	int t;
 
 	for (t = 0; t < OSN_E_NR; t++)
-		if (d->id[t] >= 0 && d->id[t] == event->id)
+		if (d->id[t] == event->id)	/* -1, none: never an id */
 			break;
 	if (t == OSN_E_NR)
 		return -1;

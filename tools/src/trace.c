@@ -267,7 +267,8 @@ void osn_name_frames(const uint64_t *addr, size_t n, char (*names)[64])
 	FILE *f = best ? fopen("/proc/kallsyms", "r") : NULL;
 
 	for (size_t i = 0; i < n; i++)
-		snprintf(names[i], 64, "0x%llx", (unsigned long long)addr[i]);
+		snprintf(names[i], sizeof(names[i]), "0x%llx",
+			 (unsigned long long)addr[i]);
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned long long a;
 		char type;
@@ -279,7 +280,7 @@ void osn_name_frames(const uint64_t *addr, size_t n, char (*names)[64])
 			if (a > addr[i] || a <= best[i])
 				continue;
 			best[i] = a;
-			snprintf(names[i], 64, "%.40s+0x%llx", name,
+			snprintf(names[i], sizeof(names[i]), "%.40s+0x%llx", name,
 				 (unsigned long long)(addr[i] - a));
 		}
 	}
@@ -670,23 +671,13 @@ int osn_save_event_hists(struct tracefs_instance *inst,
 	return 0;
 }
 
-static bool osn_enabled_in(struct tracefs_instance *inst)
-{
-	char *v = tracefs_instance_file_read(inst, "events/" OSN_EVENT_SYSTEM "/enable",
-					     NULL);
-	bool on = v && v[0] != '0';
-
-	free(v);
-	return on;
-}
-
 int osn_other_users(const char *const *ours, char *who, size_t wholen)
 {
 	char **names = tracefs_instances(NULL);
 	int n = 0;
 
 	who[0] = '\0';
-	if (osn_enabled_in(NULL)) {
+	if (osn_event_is_on(NULL, NULL)) {
 		snprintf(who, wholen, "the top-level buffer");
 		n++;
 	}
@@ -700,7 +691,7 @@ int osn_other_users(const char *const *ours, char *who, size_t wholen)
 		if (mine)
 			continue;
 		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst && osn_enabled_in(inst)) {
+		if (inst && osn_event_is_on(inst, NULL)) {
 			size_t l = strlen(who);
 
 			snprintf(who + l, wholen - l, "%sinstance %s",

@@ -20,39 +20,39 @@ periods_of() {
 	cli_json "$1" '.cpus[] | select(.cpu == 1) | "\(.periods) \(.runtime)"'
 }
 
-"$OSN" top -c 1 -d 3 -q --json="$CLI_OUT/d3.json" >"$CLI_OUT/d3.txt" 2>&1 ||
-	{ cat "$CLI_OUT/d3.txt"; fail "osn top -d 3 failed"; }
-read -r n rt <<EOR
-$(periods_of "$CLI_OUT/d3.json")
+# top_d NAME ARGS...: osn top -c 1 ARGS -q, its text in $CLI_OUT/NAME.txt;
+# CPU 1's periods and runtime (us) in N and RT
+top_d() {
+	_name=$1
+	shift
+	"$OSN" top -c 1 "$@" -q --json="$CLI_OUT/$_name.json" \
+		>"$CLI_OUT/$_name.txt" 2>&1 ||
+		{ cat "$CLI_OUT/$_name.txt"; fail "osn top $* failed"; }
+	read -r N RT <<EOR
+$(periods_of "$CLI_OUT/$_name.json")
 EOR
-info "osn top -d 3: $n periods, runtime $rt us"
+	info "osn top $*: $N periods, runtime $RT us"
+}
+
+top_d d3 -d 3
+n=$N rt=$RT
 assert_eq "$n" 3 "periods of 1 s in -d 3"
 # each period runs for its runtime, and overshoots by one clock read
 cli_us_ge "$rt" 3000000000 || fail "runtime $rt us < 3 s"
 cli_us_ge "$rt" 3600000000 && fail "runtime $rt us > 3.6 s"
 grep -Eq '^ +1 #3 ' "$CLI_OUT/d3.txt" || fail "no '#3' in the text: $(cat "$CLI_OUT/d3.txt")"
 
-"$OSN" top -c 1 -p 250000 -r 200000 -d 2 -q --json="$CLI_OUT/d2.json" \
-	>"$CLI_OUT/d2.txt" 2>&1 || { cat "$CLI_OUT/d2.txt"; fail "osn top -d 2 failed"; }
-read -r n2 rt2 <<EOR
-$(periods_of "$CLI_OUT/d2.json")
-EOR
-info "osn top -p 250000 -r 200000 -d 2: $n2 periods, runtime $rt2 us"
-assert_eq "$n2" 8 "periods of 250 ms in -d 2"
-cli_us_ge "$rt2" 1600000000 || fail "runtime $rt2 us < 8 x 200 ms"
+top_d d2 -p 250000 -r 200000 -d 2
+assert_eq "$N" 8 "periods of 250 ms in -d 2"
+cli_us_ge "$RT" 1600000000 || fail "runtime $RT us < 8 x 200 ms"
 
 # -d 2 with 999 ms periods: 3 periods, the last ending 0-997 ms after
 # the deadline whatever the periods' phase (the workload started in the
 # warm-up), so that this run needs the drain after -d (with -d 3 and 1 s
 # periods the last period ends before the deadline once the guest is
 # quiet, and a drain that stops at the deadline went unnoticed)
-"$OSN" top -c 1 -p 999000 -r 900000 -d 2 -q --json="$CLI_OUT/d2b.json" \
-	>"$CLI_OUT/d2b.txt" 2>&1 || { cat "$CLI_OUT/d2b.txt"; fail "osn top -p 999000 -d 2 failed"; }
-read -r n4 rt4 <<EOR
-$(periods_of "$CLI_OUT/d2b.json")
-EOR
-info "osn top -p 999000 -r 900000 -d 2: $n4 periods, runtime $rt4 us"
-assert_eq "$n4" 3 "periods of 999 ms in -d 2"
+top_d d2b -p 999000 -r 900000 -d 2
+assert_eq "$N" 3 "periods of 999 ms in -d 2"
 
 # without -d: no period goal; osn runs until SIGINT and reports what it
 # collected (it crashed on the first period while -d's counters were
