@@ -153,6 +153,63 @@ TEST(algebra)
 	check_list(&x, "0,2-3,63,65,200");
 }
 
+/* "0,@step,2*@step,..." up to @n CPUs, each named singly (malloc'ed) */
+static char *singly(int n, int step)
+{
+	char *s = malloc((size_t)n / step * 6 + 8), *w = s;
+
+	for (int c = 0; c < n; c += step)
+		w += sprintf(w, "%s%d", c ? "," : "", c);
+	return s;
+}
+
+/*
+ * Lists of any length, as upstream rtla takes since 6.16: 256 or 4096
+ * CPUs named one by one read as their ranges; a compact list cut by a
+ * short buffer keeps whole items (never "12" of "123"), and says how
+ * long the whole is.
+ */
+TEST(long_lists)
+{
+	char *s = singly(256, 1), buf[4096];
+	struct osn_cpuset set, part;
+	size_t n;
+
+	CHECK(strlen(s) > 900);
+	CHECK_EQ(parse(s, 256, &set), 0);
+	CHECK_EQ(osn_cpuset_count(&set), 256);
+	CHECK_EQ(osn_format_cpulist(&set, buf, sizeof(buf)), 5);
+	CHECK_STR(buf, "0-255");
+	free(s);
+	s = singly(4096, 1);
+	CHECK(strlen(s) > 19000);
+	CHECK_EQ(parse(s, 4096, &set), 0);
+	CHECK_EQ(osn_cpuset_count(&set), 4096);
+	osn_format_cpulist(&set, buf, sizeof(buf));
+	CHECK_STR(buf, "0-4095");
+	free(s);
+	/* every other CPU of 4096: 9684 characters however written */
+	s = singly(4096, 2);
+	CHECK_EQ(parse(s, 4096, &set), 0);
+	CHECK_EQ(osn_cpuset_count(&set), 2048);
+	n = osn_format_cpulist(&set, buf, sizeof(buf));
+	CHECK_EQ(n, strlen(s));
+	CHECK(strlen(buf) < sizeof(buf));
+	CHECK(!strncmp(buf, s, strlen(buf)));
+	CHECK_EQ(s[strlen(buf)], ',');		/* cut between two items */
+	CHECK_EQ(parse(buf, 4096, &part), 0);
+	CHECK(osn_cpuset_covers(&set, &part));
+	CHECK_EQ(osn_format_cpulist(&set, NULL, 0), n);
+	free(s);
+	/* an error quotes the start of a long list, and keeps its reason */
+	s = singly(400, 1);
+	CHECK_EQ(parse(s, 256, &set), -1);
+	CHECK_HAS(osn_last_err(), "...': cpu 256 does not exist (this machine has cpus 0-255)");
+	CHECK(strlen(osn_last_err()) < 120);
+	CHECK(!strncmp(osn_last_err(), "'0,1,2,3,", 9));
+	free(s);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -161,5 +218,6 @@ int main(int argc, char **argv)
 	RUN(empty_set);
 	RUN(to_glibc);
 	RUN(algebra);
+	RUN(long_lists);
 	return h_done(argv[0]);
 }

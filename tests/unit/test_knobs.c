@@ -176,6 +176,44 @@ TEST(errors)
 	teardown();
 }
 
+/*
+ * The cpus knob gets the compact list, whatever its length as the user
+ * wrote it; only a compact list longer than one sysfs write (4094
+ * characters) is refused, with a message that says so.
+ */
+TEST(cpus_list)
+{
+	char buf[OSN_CPUS_MAX_LEN + 1];
+	struct osn_cpuset set;
+	size_t n;
+	int c;
+
+	osn_cpuset_zero(&set);
+	for (c = 0; c < 256; c++)
+		osn_cpuset_set(&set, c);
+	CHECK_EQ(osn_knob_cpulist(&set, buf), 0);
+	CHECK_STR(buf, "0-255");
+	/* every other CPU, up to the last list that fits */
+	osn_cpuset_zero(&set);
+	for (c = 0;; c += 2) {
+		osn_cpuset_set(&set, c);
+		n = osn_format_cpulist(&set, NULL, 0);
+		if (n > OSN_CPUS_MAX_LEN)
+			break;
+		CHECK_EQ(osn_knob_cpulist(&set, buf), 0);
+		CHECK_EQ(strlen(buf), n);
+	}
+	CHECK(c > 1000);
+	CHECK_EQ(osn_knob_cpulist(&set, buf), -1);
+	CHECK_HAS(osn_last_err(), "even written compactly");
+	CHECK_HAS(osn_last_err(), "takes 4094 at most");
+	/* all of them: one range */
+	for (c = 0; c < 4096; c++)
+		osn_cpuset_set(&set, c);
+	CHECK_EQ(osn_knob_cpulist(&set, buf), 0);
+	CHECK_STR(buf, "0-4095");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -183,5 +221,6 @@ int main(int argc, char **argv)
 	RUN(dump_and_load);
 	RUN(system_files);
 	RUN(errors);
+	RUN(cpus_list);
 	return h_done(argv[0]);
 }

@@ -282,3 +282,13 @@ int osn_knobs_load_line(struct osn_knobs *k, const char *line)
 	}
 	return -1;
 }
+
+int osn_knob_cpulist(const struct osn_cpuset *set, char *buf)
+{
+	size_t n = osn_format_cpulist(set, buf, OSN_CPUS_MAX_LEN + 1);
+
+	if (n > OSN_CPUS_MAX_LEN)
+		return osn_err("the list of the %d CPUs to measure is %zu characters even written compactly; the module's cpus knob takes %d at most (one sysfs write): measure fewer CPUs, or ranges of them",
+			       osn_cpuset_count(set), n, OSN_CPUS_MAX_LEN);
+	return 0;
+}

@@ -78,6 +78,15 @@ int osn_knobs_set_period_runtime(struct osn_knobs *k, unsigned long long period,
  */
 int osn_knobs_restore(struct osn_knobs *k);
 
+struct osn_cpuset;
+/*
+ * @set as the cpus knob takes it: its compact list ("0-255", however the
+ * user listed the CPUs) into @buf, OSN_CPUS_MAX_LEN + 1 bytes.  -1 with
+ * a clear error when the compact list itself is longer than one sysfs
+ * write carries (a sparse set of thousands of CPUs).
+ */
+int osn_knob_cpulist(const struct osn_cpuset *set, char *buf);
+
 /* Lock-file persistence: "knob NAME VALUE" lines for the changed knobs. */
 void osn_knobs_dump(const struct osn_knobs *k, FILE *f);
 /* Parse one "knob NAME VALUE" line into saved[] (marks it changed). */

@@ -24,7 +24,6 @@ static int move_to_housekeeping(struct osn_tool *t,
 int osn_run_cpus_pick(struct osn_tool *t)
 {
 	struct osn_cpuset online;
-	char list[OSN_CPUS_MAX_LEN + 1];
 	int n = 0;
 
 	if (osn_online_cpus(&online))
@@ -47,8 +46,8 @@ int osn_run_cpus_pick(struct osn_tool *t)
 		if (osn_cpuset_isset(&t->measured, c))
 			t->cpus[n++] = c;
 	t->ncpus = n;
-	osn_format_cpulist(&t->measured, list, sizeof(list));
-	osn_strlcpy(t->cpus_str, list, sizeof(t->cpus_str));
+	if (osn_knob_cpulist(&t->measured, t->cpus_str))
+		return -1;
 	/*
 	 * The buffers the reads open: with -c, the measured CPUs' (osn writes
 	 * its events on the CPU it measures); without, every CPU's (one that

@@ -187,37 +187,52 @@ static int parse_cpu(const char **p, long *out)
 	return 0;
 }
 
+/*
+ * @str as an error quotes it: whole, or its start when it is long (a list
+ * of hundreds of CPUs named one by one would push the reason out of the
+ * message).
+ */
+static const char *quoted_list(const char *str, char *buf, size_t len)
+{
+	if (strlen(str) < len)
+		return str;
+	snprintf(buf, len, "%.*s...", (int)len - 4, str);
+	return buf;
+}
+
 int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set)
 {
-	const char *p = str;
+	const char *p = str, *q;
+	char shown[40];
 	long a, b;
 
 	osn_cpuset_zero(set);
 	if (!str || !*str)
 		return osn_err("empty cpu list");
+	q = quoted_list(str, shown, sizeof(shown));
 	if (nr_cpus > OSN_MAX_CPUS || nr_cpus <= 0)
 		nr_cpus = OSN_MAX_CPUS;
 	for (;;) {
 		while (*p == ' ')
 			p++;
 		if (parse_cpu(&p, &a))
-			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", str);
+			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", q);
 		b = a;
 		if (*p == '-') {
 			p++;
 			if (parse_cpu(&p, &b))
 				return osn_err("'%s' is not a cpu list (e.g. 0-3,5)",
-					       str);
+					       q);
 			if (b < a)
 				return osn_err("'%s': range %ld-%ld is reversed",
-					       str, a, b);
+					       q, a, b);
 		}
 		if (b >= nr_cpus) {
 			if (nr_cpus == 1)
 				return osn_err("'%s': cpu %ld does not exist (this machine has cpu 0)",
-					       str, b);
+					       q, b);
 			return osn_err("'%s': cpu %ld does not exist (this machine has cpus 0-%d)",
-				       str, b, nr_cpus - 1);
+				       q, b, nr_cpus - 1);
 		}
 		for (long c = a; c <= b; c++)
 			osn_cpuset_set(set, (int)c);
@@ -226,20 +241,21 @@ int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set)
 		if (*p == '\0' || *p == '\n')
 			break;
 		if (*p != ',')
-			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", str);
+			return osn_err("'%s' is not a cpu list (e.g. 0-3,5)", q);
 		p++;
 	}
 	return 0;
 }
 
-void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len)
+size_t osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len)
 {
-	size_t off = 0;
+	size_t off = 0, need = 0;
 	int c = 0, last = osn_cpuset_last(set);
 
 	if (len)
 		buf[0] = '\0';
 	while (c <= last) {
+		char item[32];
 		int start, n;
 
 		if (!osn_cpuset_isset(set, c)) {
@@ -250,16 +266,20 @@ void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len)
 		while (c + 1 <= last && osn_cpuset_isset(set, c + 1))
 			c++;
 		if (start == c)
-			n = snprintf(buf + off, len - off, "%s%d",
-				     off ? "," : "", start);
+			n = snprintf(item, sizeof(item), "%s%d", need ? "," : "",
+				     start);
 		else
-			n = snprintf(buf + off, len - off, "%s%d-%d",
-				     off ? "," : "", start, c);
-		if (n < 0 || (size_t)n >= len - off)
-			return;
-		off += n;
+			n = snprintf(item, sizeof(item), "%s%d-%d",
+				     need ? "," : "", start, c);
+		/* whole items only: a cut list never names another CPU */
+		if (off == need && off + n < len) {
+			memcpy(buf + off, item, n + 1);
+			off += n;
+		}
+		need += n;
 		c++;
 	}
+	return need;
 }
 
 /* Leading number of @str: digits only (no sign, no spaces). */

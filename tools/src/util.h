@@ -110,8 +110,12 @@ bool osn_cpuset_covers(const struct osn_cpuset *big,
  * -1 with the reason as the last error (osn_err).
  */
 int osn_parse_cpulist(const char *str, int nr_cpus, struct osn_cpuset *set);
-/* Format @set as a compact cpulist ("0-3,5"); "" when empty. */
-void osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len);
+/*
+ * Format @set as a compact cpulist ("0-3,5"); "" when empty.  Returns
+ * the length of the whole list; when it is @len or more, @buf holds the
+ * items that fit, each whole.
+ */
+size_t osn_format_cpulist(const struct osn_cpuset *set, char *buf, size_t len);
 
 /*
  * A duration in seconds: "10", "10s", "5m", "2h", "1d" (rtla's -d).
