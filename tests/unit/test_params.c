@@ -347,6 +347,55 @@ TEST(monitor_options)
 	CHECK(!p.options);
 }
 
+/* top's --summary and --group, hist's --layout; a long -c */
+TEST(many_cpus_options)
+{
+	static char list[2048];
+	char *argv[] = { "top", "-c", list, NULL };
+	size_t off = 0;
+
+	CHECK_EQ(parse(OSN_CMD_TOP, "--summary"), 0);
+	CHECK(p.summary && !p.group);
+	CHECK_EQ(parse(OSN_CMD_HWNOISE, "--group 16 --wide"), 0);
+	CHECK(!p.summary && p.group == 16 && p.wide);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--group=2"), 0);
+	CHECK_EQ(p.group, 2);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--group 1"), -1);
+	CHECK_STR(osn_last_err(), "--group N: N must be 2..4096 (CPUs a row)");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--group 4097"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--group x"), -1);
+	CHECK_EQ(parse(OSN_CMD_TOP, "--summary --group 8"), -1);
+	CHECK_HAS(osn_last_err(), "--summary and --group");
+	CHECK_EQ(parse(OSN_CMD_HIST, "--summary"), -1);
+	CHECK_STR(osn_last_err(), "--summary is an option of osn top");
+
+	CHECK_EQ(parse(OSN_CMD_HIST, ""), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_AUTO);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--layout rows"), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_ROWS);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--layout=columns"), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_COLUMNS);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--layout rows --layout auto"), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_AUTO);
+	CHECK_EQ(parse(OSN_CMD_HIST, "--layout row"), -1);
+	CHECK_STR(osn_last_err(), "--layout 'row': columns, rows or auto");
+	CHECK_EQ(parse(OSN_CMD_TOP, "--layout rows"), -1);
+	CHECK_STR(osn_last_err(), "--layout is an option of osn hist");
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--layout rows"), -1);
+	CHECK_HAS(osn_last_err(), "--layout is an option of osn hist");
+
+	/* -c 0,1,...,255 (914 characters) on a 256-CPU machine */
+	for (int c = 0; c < 256; c++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%d",
+				c ? "," : "", c);
+	osn_params_free(&p);
+	CHECK_EQ(osn_parse_args(OSN_CMD_TOP, 3, argv, 256, &p), 0);
+	CHECK(p.have_cpus);
+	CHECK_EQ(osn_cpuset_count(&p.cpus), 256);
+	CHECK_EQ(osn_parse_args(OSN_CMD_TOP, 3, argv, 200, &p), -1);
+	CHECK_HAS(osn_last_err(), "...': cpu 200 does not exist (this machine has cpus 0-199)");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -363,6 +412,7 @@ int main(int argc, char **argv)
 	RUN(help);
 	RUN(actions_and_cgroup);
 	RUN(monitor_options);
+	RUN(many_cpus_options);
 	osn_params_free(&p);
 	return h_done(argv[0]);
 }

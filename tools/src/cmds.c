@@ -16,6 +16,8 @@
 
 static const struct option top_opts[] = {
 	{ "wide",		no_argument,		NULL, OPT_WIDE },
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
+	{ "group",		required_argument,	NULL, OPT_GROUP },
 	/* optional: getopt takes this entry for hist's --causes=N too */
 	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
 	{ NULL, 0, NULL, 0 },
@@ -23,14 +25,32 @@ static const struct option top_opts[] = {
 
 #define TOP_HELP \
 "      --wide                 one wide table instead of two blocks\n" \
+"      --summary              only the ALL rows, with the CPU of the lowest\n" \
+"                             availability (Worst) and its % (text only)\n" \
+"      --group N              a row per N measured CPUs (their sums and\n" \
+"                             maxima, as ALL, and their Worst CPU) instead\n" \
+"                             of a row per CPU (text only; N: 2..4096)\n" \
 "      --causes               per CPU, what ran in the noise and who sent it,\n" \
 "                             ranked by time (osn:noise_cause)\n"
 
 static int top_opt(struct osn_params *p, int c, const char *arg)
 {
+	uint64_t v;
+
 	switch (c) {
 	case OPT_WIDE:
 		p->wide = true;
+		return OPT_OK;
+	case OPT_SUMMARY:
+		p->summary = true;
+		return OPT_OK;
+	case OPT_GROUP:
+		if (osn_opt_u64("--group", arg, OSN_MAX_CPUS, &v))
+			return OPT_ERR;
+		if (v < 2)
+			return osn_err("--group N: N must be 2..%d (CPUs a row)",
+				       OSN_MAX_CPUS);
+		p->group = (unsigned)v;
 		return OPT_OK;
 	case OPT_CAUSES:
 		if (arg)
@@ -40,6 +60,14 @@ static int top_opt(struct osn_params *p, int c, const char *arg)
 	default:
 		return OPT_NOT_MINE;
 	}
+}
+
+/* What holds whatever the options' order. */
+static int top_check(const struct osn_params *p)
+{
+	if (p->summary && p->group)
+		return osn_err("--summary and --group: the ALL rows only, or a row per group");
+	return 0;
 }
 
 /* ---- osn hist --------------------------------------------------------------- */
@@ -52,8 +80,28 @@ static const struct option hist_opts[] = {
 	{ "no-index",		no_argument,		NULL, OPT_NO_INDEX },
 	{ "with-zeros",		no_argument,		NULL, OPT_WITH_ZEROS },
 	{ "causes",		optional_argument,	NULL, OPT_CAUSES },
+	{ "layout",		required_argument,	NULL, OPT_LAYOUT },
 	{ NULL, 0, NULL, 0 },
 };
+
+_Static_assert(OSN_HIST_COLUMNS_MAX == 16, "hist's help says 16");
+
+static int layout_opt(struct osn_params *p, const char *arg)
+{
+	static const char *const names[] = {
+		[OSN_LAYOUT_AUTO] = "auto",
+		[OSN_LAYOUT_COLUMNS] = "columns",
+		[OSN_LAYOUT_ROWS] = "rows",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(arg, names[i])) {
+			p->layout = (enum osn_layout)i;
+			return OPT_OK;
+		}
+	}
+	return osn_err("--layout '%s': columns, rows or auto", arg);
+}
 
 static int hist_opt(struct osn_params *p, int c, const char *arg)
 {
@@ -83,6 +131,8 @@ static int hist_opt(struct osn_params *p, int c, const char *arg)
 	case OPT_WITH_ZEROS:
 		p->with_zeros = true;
 		return OPT_OK;
+	case OPT_LAYOUT:
+		return layout_opt(p, arg);
 	case OPT_CAUSES:
 		p->causes = true;
 		if (!arg)
@@ -365,6 +415,8 @@ static int tlat_hist_opt(struct osn_params *p, int c, const char *arg)
 		break;
 	case OPT_CAUSES:
 		return osn_err("--causes is not an option of osn timerlat hist");
+	case OPT_LAYOUT:
+		return osn_err("--layout is an option of osn hist (osn timerlat hist keeps rtla's columns)");
 	default:
 		return hist_opt(p, c, arg);
 	}
@@ -385,6 +437,7 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 "  and how long each class (HW, NMI, IRQ, Softirq, Thread)\n"
 "  interrupted the workload.\n",
 		.help = TOP_HELP,
+		.check = top_check,
 		.runtime_pct = 100,
 		.title = "Operating System Noise",
 		.json_tool = "osn top",
@@ -402,9 +455,15 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 "  -b, --bucket-size US       bucket size (default 1)\n"
 "  -E, --entries N            number of buckets (default 256)\n"
 "      --no-header            no header lines\n"
-"      --no-summary           no count/min/avg/max/percentile rows\n"
+"      --no-summary           no count/min/avg/max/percentile rows (rows\n"
+"                             layout: no table of the CPUs)\n"
 "      --no-index             no index column\n"
 "      --with-zeros           print empty buckets too\n"
+"      --layout L             columns (rtla's: a column per CPU), rows (the\n"
+"                             histogram of all the CPUs together, then a\n"
+"                             row per CPU and ALL: count, min, avg, max,\n"
+"                             percentiles, over) or auto (the default:\n"
+"                             columns up to 16 measured CPUs, else rows)\n"
 "      --causes[=N]           per CPU, a histogram of the noise durations of\n"
 "                             each of its N (5) top culprits by time: what\n"
 "                             ran in the noise and who sent it (osn:noise_cause)\n",
@@ -425,6 +484,7 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 "  remains is the noise of the hardware (HW) and of NMIs.  Runtime\n"
 "  is 75% of the period by default, at most 1000000 us.\n",
 		.help = TOP_HELP,
+		.check = top_check,
 		/*
 		 * a whole period with interrupts off would starve the CPU's
 		 * timers and kthreads; the module caps such a window (lockups)

@@ -38,6 +38,9 @@ enum {
 	OPT_DUMP_TASKS,
 	OPT_DMA_LATENCY,
 	OPT_DEEPEST_IDLE,
+	OPT_SUMMARY,
+	OPT_GROUP,
+	OPT_LAYOUT,
 };
 
 /* What an option handler did with an option. */

@@ -39,6 +39,19 @@ struct osn_event_opt {
 	const char *trigger;
 };
 
+/*
+ * osn hist's text layout (--layout).  Auto takes rtla's columns up to 16
+ * measured CPUs (6 + 16 * 10 = 166 characters a line) and rows beyond:
+ * by the count of CPUs, not by the terminal, so that a run prints the
+ * same on a terminal, in a pipe and in a file.
+ */
+#define OSN_HIST_COLUMNS_MAX	16
+enum osn_layout {
+	OSN_LAYOUT_AUTO,	/* columns up to OSN_HIST_COLUMNS_MAX CPUs */
+	OSN_LAYOUT_COLUMNS,	/* rtla's: a column per CPU */
+	OSN_LAYOUT_ROWS,	/* a row per CPU, one histogram of them all */
+};
+
 /* Who measures in timerlat (rtla's -k, -u, -U). */
 enum osn_tlat_threads {
 	OSN_TLAT_KERNEL,	/* the module's timerlat/N threads */
@@ -76,6 +89,8 @@ struct osn_params {
 	bool json;			/* --json */
 	const char *json_file;		/* --json=FILE; NULL = stdout */
 	bool wide;			/* top --wide */
+	bool summary;			/* top --summary: the ALL rows only */
+	unsigned group;			/* top --group N: rows of N CPUs; 0 = off */
 	bool causes;			/* top/hist --causes */
 	bool audit;			/* --audit: the findings behind the noise */
 	const char *report_file;	/* --report FILE.html; NULL = none */
@@ -107,6 +122,7 @@ struct osn_params {
 	uint64_t bucket_us;		/* -b */
 	unsigned entries;		/* -E */
 	bool no_header, no_summary, no_index, with_zeros;
+	enum osn_layout layout;		/* --layout */
 	unsigned causes_max;		/* --causes=N: culprits a CPU (5) */
 };
 

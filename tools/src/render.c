@@ -21,6 +21,7 @@ int osn_table_init(struct osn_table *t, int ncols, int nrows,
 	t->nrows = nrows;
 	t->head = head;
 	t->left = left;
+	t->no_head = false;
 	t->cells = calloc((size_t)(nrows ? nrows : 1) * ncols, OSN_CELL);
 	t->w = calloc(ncols, sizeof(int));
 	return t->cells && t->w ? 0 : -1;
@@ -83,7 +84,7 @@ void osn_table_print(FILE *f, struct osn_table *t)
 
 	if (!line)
 		return;
-	for (int r = -1; r < t->nrows; r++) {
+	for (int r = t->no_head ? 0 : -1; r < t->nrows; r++) {
 		size_t off = 0;
 
 		line[0] = '\0';
@@ -113,12 +114,16 @@ static void fmt_us(char *buf, uint64_t ns)
 	fmt_u64(buf, ns / 1000);
 }
 
-static void fmt_avail(char *buf, const struct osn_cpu_stats *st)
+/* An availability in percent * 100000, as rtla prints it: %3d.%05d */
+static void fmt_e5(char *buf, uint64_t e5)
 {
-	uint64_t e5 = osn_stats_avail_e5(st);
-
 	snprintf(buf, OSN_CELL, "%llu.%05llu", (unsigned long long)(e5 / 100000),
 		 (unsigned long long)(e5 % 100000));
+}
+
+static void fmt_avail(char *buf, const struct osn_cpu_stats *st)
+{
+	fmt_e5(buf, osn_stats_avail_e5(st));
 }
 
 enum {
@@ -167,22 +172,136 @@ static void fill_classes(struct osn_table *t, int r, int col, bool pairs,
 	}
 }
 
+/* A row of osn top: a CPU, a --group of CPUs, or ALL. */
+struct top_row {
+	char label[24];
+	struct osn_cpu_stats st;	/* the CPUs' sums and maxima */
+	int worst;			/* the CPU of the lowest availability */
+	uint64_t worst_e5;		/* its availability */
+};
+
+/*
+ * The @n measured CPUs of @v from the @i-th, into @row: their sums and
+ * maxima (osn_stats_merge(), as ALL) and the CPU of the lowest
+ * availability.  A CPU without a period yet counts for nothing; false
+ * when none has one.
+ */
+static bool top_merge(const struct osn_top_view *v, size_t i, size_t n,
+		      struct top_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->worst = -1;
+	for (size_t k = i; k < i + n && k < v->ncpus; k++) {
+		const struct osn_cpu_stats *st = &v->stats[v->cpus[k]];
+		uint64_t e5 = osn_stats_avail_e5(st);
+
+		if (!st->periods)
+			continue;
+		osn_stats_merge(&row->st, st);
+		if (row->worst < 0 || e5 < row->worst_e5) {
+			row->worst = v->cpus[k];
+			row->worst_e5 = e5;
+		}
+	}
+	return row->worst >= 0;
+}
+
+/*
+ * osn top's rows into @rows (v->ncpus + 1 of them): a row per @group
+ * measured CPUs (1: a row per CPU, labelled by its number; more: by the
+ * first and the last), none with @group 0 (--summary); then ALL.  Rows
+ * without a period are left out, ALL never.  Returns the count.
+ */
+static int top_rows(const struct osn_top_view *v, size_t group,
+		    struct top_row *rows)
+{
+	int n = 0;
+
+	for (size_t i = 0; group && i < v->ncpus; i += group) {
+		size_t last = (i + group < v->ncpus ? i + group : v->ncpus) - 1;
+		struct top_row *r = &rows[n];
+
+		if (!top_merge(v, i, group, r))
+			continue;
+		if (last == i)
+			snprintf(r->label, sizeof(r->label), "%d", v->cpus[i]);
+		else
+			snprintf(r->label, sizeof(r->label), "%d-%d", v->cpus[i],
+				 v->cpus[last]);
+		n++;
+	}
+	top_merge(v, 0, v->ncpus, &rows[n]);
+	snprintf(rows[n].label, sizeof(rows[n].label), "ALL");
+	return n + 1;
+}
+
+/* The columns of osn top's first table (@a) and of its second (@b). */
+struct top_cols {
+	const char *head_a[T_WIDE_COLS + 2];
+	bool left_a[T_WIDE_COLS + 2];
+	const char *head_b[1 + 2 * OSN_CLASS_NR];
+	bool left_b[1 + 2 * OSN_CLASS_NR];
+	int ncls, ncols_a;
+	int worst;		/* the Worst columns' first, -1: none */
+	bool wide;
+};
+
+static void top_cols(struct top_cols *k, const struct osn_report_info *info)
+{
+	const struct osn_params *p = info->params;
+	int self_col;
+
+	memset(k, 0, sizeof(*k));
+	k->wide = p && p->wide;
+	k->ncls = info_cmd(info)->nclasses;
+	self_col = T_NOISE_COLS + 2 * k->ncls;
+	for (int c = 0; c < T_NOISE_COLS; c++)
+		k->head_a[c] = noise_head[c];
+	for (int c = 0; c < k->ncls; c++) {
+		k->head_a[T_NOISE_COLS + c] = osn_class_titles[c];
+		k->head_a[T_NOISE_COLS + k->ncls + c] = class_us_head[c];
+		k->head_b[1 + 2 * c] = osn_class_titles[c];
+		k->head_b[2 + 2 * c] = class_us_head[c];
+	}
+	k->head_a[self_col] = "Self us";
+	k->head_b[0] = "CPU";
+	k->left_a[T_PERIOD] = true;
+	k->ncols_a = k->wide ? self_col + 1 : T_NOISE_COLS;
+	k->worst = -1;
+	if (p && (p->summary || p->group)) {
+		k->worst = k->ncols_a;
+		k->head_a[k->ncols_a++] = "Worst";
+		k->head_a[k->ncols_a++] = "Worst Aval";
+	}
+}
+
 /*
  * Row @r of osn top's table: in @a the noise columns, then with --wide
- * (@b NULL) the classes' and self; else the classes in @b.
+ * (@b NULL) the classes' and self; else the classes in @b; the Worst
+ * columns last in @a.
  */
 static void fill_row(struct osn_table *a, struct osn_table *b, int r,
-		     const char *label, int ncls,
-		     const struct osn_cpu_stats *st)
+		     const struct top_cols *k, const struct top_row *row)
 {
-	fill_noise(a, r, label, st);
+	const struct osn_cpu_stats *st = &row->st;
+
+	fill_noise(a, r, row->label, st);
 	if (!b) {
-		fill_classes(a, r, T_NOISE_COLS, false, ncls, st);
-		fmt_us(osn_table_cell(a, r, T_NOISE_COLS + 2 * ncls), st->self);
+		fill_classes(a, r, T_NOISE_COLS, false, k->ncls, st);
+		fmt_us(osn_table_cell(a, r, T_NOISE_COLS + 2 * k->ncls), st->self);
 	} else {
-		snprintf(osn_table_cell(b, r, 0), OSN_CELL, "%s", label);
-		fill_classes(b, r, 1, true, ncls, st);
+		snprintf(osn_table_cell(b, r, 0), OSN_CELL, "%s", row->label);
+		fill_classes(b, r, 1, true, k->ncls, st);
 	}
+	if (k->worst < 0)
+		return;
+	if (row->worst < 0) {
+		strcpy(osn_table_cell(a, r, k->worst), "-");
+		strcpy(osn_table_cell(a, r, k->worst + 1), "-");
+		return;
+	}
+	snprintf(osn_table_cell(a, r, k->worst), OSN_CELL, "%d", row->worst);
+	fmt_e5(osn_table_cell(a, r, k->worst + 1), row->worst_e5);
 }
 
 static void center(FILE *f, const char *s, int width)
@@ -192,75 +311,54 @@ static void center(FILE *f, const char *s, int width)
 	fprintf(f, "%*s%s\n", pad > 0 ? pad : 0, "", s);
 }
 
-void osn_render_top(FILE *f, const struct osn_top_view *v,
-		    const struct osn_report_info *info)
+static void top_print(FILE *f, struct osn_table *a, struct osn_table *b,
+		      const struct osn_report_info *info)
 {
-	const char *head_wide[T_WIDE_COLS];
-	const char *head_cls[1 + 2 * OSN_CLASS_NR];
-	bool left_wide[T_WIDE_COLS] = { 0 };
-	bool left_cls[1 + 2 * OSN_CLASS_NR] = { 0 };
-	struct osn_cpu_stats total = { 0 };
-	struct osn_table a = { 0 }, b = { 0 };
+	int width = osn_table_layout(a);
 	char elapsed[32];
-	int nrows = 0, r = 0, width;
-	bool wide = info->params && info->params->wide;
-	const struct osn_cmd_desc *d = info_cmd(info);
-	int ncls = d->nclasses;
-	int self_col = T_NOISE_COLS + 2 * ncls;
 
-	for (size_t i = 0; i < v->ncpus; i++)
-		if (v->stats[v->cpus[i]].periods)
-			nrows++;
-	nrows++;	/* ALL */
-
-	for (int c = 0; c < T_NOISE_COLS; c++)
-		head_wide[c] = noise_head[c];
-	for (int c = 0; c < ncls; c++) {
-		head_wide[T_NOISE_COLS + c] = osn_class_titles[c];
-		head_wide[T_NOISE_COLS + ncls + c] = class_us_head[c];
-		head_cls[1 + 2 * c] = osn_class_titles[c];
-		head_cls[2 + 2 * c] = class_us_head[c];
-	}
-	head_wide[self_col] = "Self us";
-	head_cls[0] = "CPU";
-	left_wide[T_PERIOD] = true;
-
-	if (osn_table_init(&a, wide ? self_col + 1 : T_NOISE_COLS, nrows,
-			   head_wide, left_wide))
-		goto out;
-	if (!wide && osn_table_init(&b, 1 + 2 * ncls, nrows, head_cls, left_cls))
-		goto out;
-
-	for (size_t i = 0; i < v->ncpus; i++) {
-		const struct osn_cpu_stats *st = &v->stats[v->cpus[i]];
-		char label[16];
-
-		if (!st->periods)
-			continue;
-		osn_stats_merge(&total, st);
-		snprintf(label, sizeof(label), "%d", v->cpus[i]);
-		fill_row(&a, wide ? NULL : &b, r++, label, ncls, st);
-	}
-	fill_row(&a, wide ? NULL : &b, r, "ALL", ncls, &total);
-
-	width = osn_table_layout(&a);
-	if (!wide && osn_table_layout(&b) > width)
-		width = osn_table_layout(&b);
+	if (b && osn_table_layout(b) > width)
+		width = osn_table_layout(b);
 	osn_format_elapsed(info->elapsed_s, elapsed, sizeof(elapsed));
-	center(f, d->title, width);
+	center(f, info_cmd(info)->title, width);
 	fprintf(f, "duration: %s | time is in us\n", elapsed);
 	if (info->unmeasured)
 		fprintf(f, "not measured on this kernel (counted as hw): %s\n",
 			info->unmeasured);
-	osn_table_print(f, &a);
-	if (!wide) {
+	osn_table_print(f, a);
+	if (b) {
 		fputc('\n', f);
-		osn_table_print(f, &b);
+		osn_table_print(f, b);
 	}
 	osn_render_lost(f, info->events_lost);
+}
+
+void osn_render_top(FILE *f, const struct osn_top_view *v,
+		    const struct osn_report_info *info)
+{
+	const struct osn_params *p = info->params;
+	size_t group = p && p->summary ? 0 : p && p->group ? p->group : 1;
+	struct osn_table a = { 0 }, b = { 0 };
+	struct top_row *rows = calloc(v->ncpus + 1, sizeof(*rows));
+	struct top_cols k;
+	int nrows;
+
+	top_cols(&k, info);
+	if (!rows)
+		goto out;
+	nrows = top_rows(v, group, rows);
+	if (osn_table_init(&a, k.ncols_a, nrows, k.head_a, k.left_a))
+		goto out;
+	if (!k.wide && osn_table_init(&b, 1 + 2 * k.ncls, nrows, k.head_b,
+				      k.left_b))
+		goto out;
+	for (int r = 0; r < nrows; r++)
+		fill_row(&a, k.wide ? NULL : &b, r, &k, &rows[r]);
+	top_print(f, &a, k.wide ? NULL : &b, info);
 out:
+	free(rows);
 	osn_table_free(&a);
-	if (!wide)
+	if (!k.wide)
 		osn_table_free(&b);
 }
 

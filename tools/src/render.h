@@ -69,14 +69,20 @@ struct osn_top_view {
  * osn top's table: title, duration line and, by default, two blocks that
  * fit 80 columns (rtla's noise columns, then per-class counts and times);
  * --wide puts everything on one line.  CPUs without any period yet are
- * left out (like rtla); a total row (ALL) ends each block.
+ * left out (like rtla); a total row (ALL) ends each block.  --group N: a
+ * row per N measured CPUs, summed as ALL is; --summary: ALL only; both
+ * add the Worst columns (the CPU of the lowest availability, and it).
  */
 void osn_render_top(FILE *f, const struct osn_top_view *v,
 		    const struct osn_report_info *info);
 void osn_json_top(FILE *f, const struct osn_top_view *v,
 		  const struct osn_report_info *info);
 
-/* osn hist's rtla-style histogram (only the CPUs that have samples). */
+/*
+ * osn hist's histogram: rtla's columns (only the CPUs that have samples),
+ * or with --layout rows (auto: more than OSN_HIST_COLUMNS_MAX CPUs) the
+ * histogram of all the CPUs together and a row per measured CPU and ALL.
+ */
 void osn_render_hist(FILE *f, const struct osn_hist *h,
 		     const struct osn_report_info *info);
 void osn_json_hist(FILE *f, const struct osn_hist *h,

@@ -3,6 +3,7 @@
  * render_hist.c - osn hist's histogram, as text and as JSON (see
  * render.h).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "osn/osn_abi.h"
@@ -90,11 +91,101 @@ void osn_hist_body(FILE *f, const struct osn_hist *h,
 	}
 }
 
+/* --layout rows, or auto with more CPUs than rtla's columns fit. */
+static bool rows_layout(const struct osn_hist *h, const struct osn_params *p)
+{
+	enum osn_layout l = p ? p->layout : OSN_LAYOUT_AUTO;
+
+	return l == OSN_LAYOUT_ROWS ||
+	       (l == OSN_LAYOUT_AUTO && h->ncpus > OSN_HIST_COLUMNS_MAX);
+}
+
+static const char *const row_head[] = {
+	"CPU", "count", "min", "avg", "max", "p50", "p90", "p99", "p99.9",
+	"over",
+};
+
+/* Row @r of the table of rows: @c's summary, "-" where it has none. */
+static void cpu_row(struct osn_table *t, int r, const char *label,
+		    const struct osn_hist_cpu *c)
+{
+	const uint64_t v[] = { c->min, c->avg, c->max };
+	const bool x[] = { c->min_exact, c->avg_exact, c->max_exact };
+
+	snprintf(osn_table_cell(t, r, 0), OSN_CELL, "%s", label);
+	snprintf(osn_table_cell(t, r, 1), OSN_CELL, "%llu",
+		 (unsigned long long)c->count);
+	for (int k = 0; k < 3 + OSN_NR_PCT; k++) {
+		char *cell = osn_table_cell(t, r, 2 + k);
+
+		if (!c->count)
+			strcpy(cell, "-");
+		else if (k < 3)
+			us3(cell, OSN_CELL, v[k], x[k]);
+		else
+			us3(cell, OSN_CELL, c->pct[k - 3], c->pct_exact[k - 3]);
+	}
+	snprintf(osn_table_cell(t, r, 9), OSN_CELL, "%llu",
+		 (unsigned long long)c->over);
+}
+
+/* A row per measured CPU, with or without samples, then ALL (@all). */
+static void cpu_table(FILE *f, const struct osn_hist *h,
+		      const struct osn_hist_cpu *all, bool no_head)
+{
+	static const bool left[ARRAY_SIZE(row_head)];
+	struct osn_table t;
+	char label[16];
+
+	if (!osn_table_init(&t, ARRAY_SIZE(row_head), (int)h->ncpus + 1,
+			    row_head, left)) {
+		for (size_t i = 0; i < h->ncpus; i++) {
+			snprintf(label, sizeof(label), "%d", h->cpus[i].cpu);
+			cpu_row(&t, (int)i, label, &h->cpus[i]);
+		}
+		cpu_row(&t, (int)h->ncpus, "ALL", all);
+		t.no_head = no_head;
+		osn_table_layout(&t);
+		osn_table_print(f, &t);
+	}
+	osn_table_free(&t);
+}
+
+/*
+ * --layout rows: the histogram of every CPU's samples together (one
+ * column, ALL: the body of rtla's layout), then the table of rows.
+ */
+static void hist_rows(FILE *f, const struct osn_hist *h,
+		      const struct osn_params *p)
+{
+	struct osn_hist_cpu all;
+	struct osn_hist one = *h;
+
+	if (osn_hist_merge(h, &all)) {
+		fputs("osn: out of memory\n", f);
+		return;
+	}
+	one.cpus = &all;
+	one.ncpus = 1;
+	if (all.count) {
+		if (!(p && p->no_header))
+			fprintf(f, "%s%10s\n", p && p->no_index ? "" : "Index",
+				"ALL");
+		osn_hist_body(f, &one, p, 0);
+	}
+	if (!(p && p->no_summary)) {
+		if (all.count)
+			fputc('\n', f);
+		cpu_table(f, h, &all, p && p->no_header);
+	}
+	free(all.rows);
+}
+
 void osn_render_hist(FILE *f, const struct osn_hist *h,
 		     const struct osn_report_info *info)
 {
 	const struct osn_params *p = info->params;
-	bool no_index = p && p->no_index;
+	bool no_index = p && p->no_index, rows = rows_layout(h, p);
 	char elapsed[32];
 	size_t shown = 0;
 
@@ -113,15 +204,20 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 		if (!shown)
 			fprintf(f, "# No noise sample on the measured CPUs (cpus %s)\n",
 				info->cpus_str ? info->cpus_str : "?");
-		if (!no_index)
-			fprintf(f, "Index");
-		for (size_t i = 0; i < h->ncpus; i++)
-			if (h->cpus[i].count)
-				fprintf(f, "   CPU-%03d", h->cpus[i].cpu);
-		fprintf(f, "\n");
 	}
-
-	osn_hist_body(f, h, p, 8);
+	if (rows) {
+		hist_rows(f, h, p);
+	} else {
+		if (!(p && p->no_header)) {
+			if (!no_index)
+				fprintf(f, "Index");
+			for (size_t i = 0; i < h->ncpus; i++)
+				if (h->cpus[i].count)
+					fprintf(f, "   CPU-%03d", h->cpus[i].cpu);
+			fprintf(f, "\n");
+		}
+		osn_hist_body(f, h, p, 8);
+	}
 	osn_render_lost(f, info->events_lost);
 }
 

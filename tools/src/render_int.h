@@ -23,6 +23,7 @@ struct osn_table {
 	const bool *left;		/* left-aligned columns */
 	char *cells;
 	int *w;
+	bool no_head;			/* osn_table_print() without the titles */
 };
 
 /* -1 when out of memory (osn_table_free() it all the same) */

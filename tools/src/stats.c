@@ -450,9 +450,11 @@ static void build_avg(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 	if (kh->have_sum) {
 		hc->avg = (sum + hc->count / 2) / hc->count;
 		hc->avg_exact = true;
+		hc->sum = sum;
 	} else if (x) {
 		hc->avg = (x->noise + x->samples / 2) / x->samples;
 		hc->avg_exact = x->samples == hc->count;
+		hc->sum = x->noise;
 	} else {
 		unsigned __int128 mid = 0;
 
@@ -465,6 +467,8 @@ static void build_avg(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		hc->avg = hc->min;
 	if (hc->avg > hc->max)
 		hc->avg = hc->max;
+	if (!hc->avg_exact)
+		hc->sum = hc->avg * hc->count;
 }
 
 static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
@@ -579,6 +583,83 @@ int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
 		build_cpu(hc, kc, kh, entries, exact ? &exact[cpus[i]] : NULL,
 			  fine);
 	}
+	return 0;
+}
+
+/*
+ * ALL's percentile @p: the upper edge of the display bucket that holds
+ * the sample of its rank in the CPUs' buckets together (the max when it
+ * is over them all), within min and max; the min or the max themselves
+ * when the rank is theirs.
+ */
+static void merged_percentile(struct osn_hist_cpu *all, uint64_t bns, int p)
+{
+	uint64_t r = (uint64_t)(((unsigned __int128)all->count *
+				 osn_pct_permille[p] + 999) / 1000);
+	uint64_t cum = 0, v = all->max;
+
+	if (!r)
+		r = 1;
+	for (unsigned b = 0; b < all->nrows; b++) {
+		cum += all->rows[b];
+		if (cum >= r) {
+			v = (uint64_t)(b + 1) * bns;
+			break;
+		}
+	}
+	all->pct_exact[p] = false;
+	if (r == all->count && all->max_exact) {
+		v = all->max;
+		all->pct_exact[p] = true;
+	} else if (r == 1 && all->min_exact) {
+		v = all->min;
+		all->pct_exact[p] = true;
+	}
+	all->pct[p] = clamp_u64(v, all->min, all->max);
+}
+
+/* Adds CPU @c's extremes and sums into @all. */
+static void merge_cpu(struct osn_hist_cpu *all, const struct osn_hist_cpu *c)
+{
+	for (unsigned b = 0; b < c->nrows; b++)
+		all->rows[b] += c->rows[b];
+	if (!all->count || c->min < all->min ||
+	    (c->min == all->min && c->min_exact)) {
+		all->min_exact = c->min_exact;
+		all->min = c->min;
+	}
+	if (!all->count || c->max > all->max ||
+	    (c->max == all->max && c->max_exact)) {
+		all->max_exact = c->max_exact;
+		all->max = c->max;
+	}
+	all->avg_exact &= c->avg_exact;
+	all->over += c->over;
+	all->count += c->count;
+	all->sum += c->sum;
+	all->pct_count += c->pct_count;
+}
+
+int osn_hist_merge(const struct osn_hist *h, struct osn_hist_cpu *all)
+{
+	memset(all, 0, sizeof(*all));
+	all->cpu = -1;
+	all->avg_exact = true;
+	all->nrows = h->nrows;
+	all->rows = calloc(h->nrows ? h->nrows : 1, sizeof(*all->rows));
+	if (!all->rows)
+		return -1;
+	for (size_t i = 0; i < h->ncpus; i++)
+		if (h->cpus[i].count)
+			merge_cpu(all, &h->cpus[i]);
+	if (!all->count) {
+		all->avg_exact = false;
+		return 0;
+	}
+	all->avg = clamp_u64((all->sum + all->count / 2) / all->count,
+			     all->min, all->max);
+	for (int p = 0; p < OSN_NR_PCT; p++)
+		merged_percentile(all, h->bucket_ns, p);
 	return 0;
 }
 
