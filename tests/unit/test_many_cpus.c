@@ -337,21 +337,29 @@ static bool has_samples(int c)
 	return c % 16 != 15;
 }
 
+static struct osn_exact ex[MAXC];
+
+/* the exact extremes and sums, as osn:sample gives them */
 static void make_hist(struct osn_hist *h, int n)
 {
 	struct osn_khist kh = { .bucket_ns = 1000, .have_sum = true };
 
+	memset(ex, 0, sizeof(ex));
 	for (int c = 0; c < n; c++) {
 		uint64_t lo = (uint64_t)(c % 7) * 1000, cnt = 10 + c % 3;
+		uint64_t one = (uint64_t)(c % 50) * 1000 + 250;
 
 		cpus[c] = c;
 		if (!has_samples(c))
 			continue;
 		osn_khist_add(&kh, c, lo, cnt, cnt * (lo + 500));
-		osn_khist_add(&kh, c, (uint64_t)(c % 50) * 1000, 1,
-			      (uint64_t)(c % 50) * 1000 + 250);
+		osn_khist_add(&kh, c, (uint64_t)(c % 50) * 1000, 1, one);
+		ex[c].samples = cnt + 1;
+		ex[c].noise = cnt * (lo + 500) + one;
+		ex[c].min = lo + 100;
+		ex[c].max = one > lo + 999 ? one : lo + 999;
 	}
-	CHECK_EQ(osn_hist_build(h, &kh, ENTRIES, cpus, n, NULL), 0);
+	CHECK_EQ(osn_hist_build(h, &kh, ENTRIES, cpus, n, ex), 0);
 	osn_khist_free(&kh);
 }
 
@@ -383,7 +391,9 @@ static const char *merged_pct(const unsigned long long *rows,
 
 static void hist_rows(int n)
 {
-	unsigned long long rows[ENTRIES] = { 0 }, count = 0, over = 0;
+	unsigned long long rows[ENTRIES] = { 0 }, count = 0, over = 0, sum = 0;
+	unsigned long long avg;
+	char want[48];
 	char w[12][32];
 	struct osn_hist h;
 	struct text t;
@@ -401,6 +411,7 @@ static void hist_rows(int n)
 		else
 			over++;
 		count += 11 + c % 3;
+		sum += ex[c].noise;
 	}
 	text = render_hist(&h, OSN_LAYOUT_AUTO);	/* > 16 CPUs: rows */
 	CHECK(strstr(text, "Index       ALL\n") != NULL);
@@ -430,8 +441,11 @@ static void hist_rows(int n)
 	CHECK_STR(w[2], "-");
 	CHECK_EQ(row_words(&t, 1, "ALL", w, 12), 10);
 	CHECK_STR(w[1], fmt("%llu", count));
-	CHECK_STR(w[2], "~0.000");	/* bucket 0's floor: 11 samples */
-	CHECK_STR(w[4], "49.250");	/* CPU 49's one sample: exact */
+	CHECK_STR(w[2], "0.100");	/* the exact min of CPU 0 */
+	avg = (sum + count / 2) / count;
+	snprintf(want, sizeof(want), "%llu.%03llu", avg / 1000, avg % 1000);
+	CHECK_STR(w[3], want);		/* exact: the sums over the count */
+	CHECK_STR(w[4], "49.250");	/* CPU 49's exact max */
 	CHECK_STR(w[5], merged_pct(rows, count, 500));
 	CHECK_STR(w[6], merged_pct(rows, count, 900));
 	CHECK_STR(w[9], fmt("%llu", over));

@@ -3,7 +3,6 @@
  * render_hist.c - osn hist's histogram, as text and as JSON (see
  * render.h).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "osn/osn_abi.h"
@@ -158,27 +157,21 @@ static void cpu_table(FILE *f, const struct osn_hist *h,
 static void hist_rows(FILE *f, const struct osn_hist *h,
 		      const struct osn_params *p)
 {
-	struct osn_hist_cpu all;
 	struct osn_hist one = *h;
 
-	if (osn_hist_merge(h, &all)) {
-		fputs("osn: out of memory\n", f);
-		return;
-	}
-	one.cpus = &all;
+	one.cpus = (struct osn_hist_cpu *)&h->all;
 	one.ncpus = 1;
-	if (all.count) {
+	if (h->all.count) {
 		if (!(p && p->no_header))
 			fprintf(f, "%s%10s\n", p && p->no_index ? "" : "Index",
 				"ALL");
 		osn_hist_body(f, &one, p, 0);
 	}
 	if (!(p && p->no_summary)) {
-		if (all.count)
+		if (h->all.count)
 			fputc('\n', f);
-		cpu_table(f, h, &all, p && p->no_header);
+		cpu_table(f, h, &h->all, p && p->no_header);
 	}
-	free(all.rows);
 }
 
 void osn_render_hist(FILE *f, const struct osn_hist *h,

@@ -450,11 +450,9 @@ static void build_avg(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 	if (kh->have_sum) {
 		hc->avg = (sum + hc->count / 2) / hc->count;
 		hc->avg_exact = true;
-		hc->sum = sum;
 	} else if (x) {
 		hc->avg = (x->noise + x->samples / 2) / x->samples;
 		hc->avg_exact = x->samples == hc->count;
-		hc->sum = x->noise;
 	} else {
 		unsigned __int128 mid = 0;
 
@@ -467,8 +465,6 @@ static void build_avg(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		hc->avg = hc->min;
 	if (hc->avg > hc->max)
 		hc->avg = hc->max;
-	if (!hc->avg_exact)
-		hc->sum = hc->avg * hc->count;
 }
 
 static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
@@ -536,6 +532,117 @@ static void build_cpu(struct osn_hist_cpu *hc, const struct osn_khist_cpu *kc,
 		percentile(hc, kc, bns, kh->have_sum, fc, fine, p);
 }
 
+/* @cpu's display rows (up to its last non-empty bucket) and numbers. */
+static int build_one(struct osn_hist *out, struct osn_hist_cpu *hc, int cpu,
+		     const struct osn_khist *kh, const struct osn_khist *fine,
+		     unsigned entries, const struct osn_exact *x)
+{
+	const struct osn_khist_cpu *kc = osn_khist_find(kh, cpu);
+	uint64_t last = 0;
+
+	for (size_t k = 0; kc && k < kc->n; k++) {
+		uint64_t idx = kh->bucket_ns ? kc->b[k].lo / kh->bucket_ns : 0;
+
+		if (kc->b[k].count && idx < entries && idx + 1 > last)
+			last = idx + 1;
+	}
+	hc->cpu = cpu;
+	hc->nrows = (unsigned)last;
+	hc->rows = calloc(last ? last : 1, sizeof(*hc->rows));
+	if (!hc->rows)
+		return -1;
+	if (hc->nrows > out->nrows)
+		out->nrows = hc->nrows;
+	build_cpu(hc, kc, kh, entries, x, fine);
+	return 0;
+}
+
+static int cmp_lo(const void *a, const void *b)
+{
+	const struct osn_kbucket *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * The buckets of @kh's CPUs in @cpus as one CPU's, -1 (ALL), into @all:
+ * gathered, sorted and merged (a sort, not one insertion each: a table
+ * of 256 CPUs may hold tens of thousands of buckets).
+ */
+static int khist_all(const struct osn_khist *kh, const int *cpus,
+		     size_t ncpus, struct osn_khist *all)
+{
+	struct osn_khist_cpu *c;
+	size_t n = 0, m = 0;
+
+	*all = *kh;
+	all->cpus = c = calloc(1, sizeof(*c));
+	all->ncpus = all->cap = c ? 1 : 0;
+	for (size_t i = 0; i < ncpus; i++) {
+		const struct osn_khist_cpu *kc = osn_khist_find(kh, cpus[i]);
+
+		n += kc ? kc->n : 0;
+	}
+	if (!c || !(c->b = malloc((n ? n : 1) * sizeof(*c->b))))
+		return -1;
+	c->cpu = -1;
+	c->cap = n ? n : 1;
+	for (size_t i = 0; i < ncpus; i++) {
+		const struct osn_khist_cpu *kc = osn_khist_find(kh, cpus[i]);
+
+		if (kc && kc->n)
+			memcpy(&c->b[m], kc->b, kc->n * sizeof(*kc->b));
+		m += kc ? kc->n : 0;
+	}
+	qsort(c->b, m, sizeof(*c->b), cmp_lo);
+	for (size_t i = 0; i < m; i++) {
+		if (c->n && c->b[c->n - 1].lo == c->b[i].lo) {
+			c->b[c->n - 1].count += c->b[i].count;
+			c->b[c->n - 1].sum += c->b[i].sum;
+		} else {
+			c->b[c->n++] = c->b[i];
+		}
+	}
+	return 0;
+}
+
+/*
+ * ALL: the samples of every CPU of @cpus as those of one CPU, built as
+ * a CPU is, from the tables merged and the exact extremes and sums of
+ * them all.
+ */
+static int build_all(struct osn_hist *out, const struct osn_khist *kh,
+		     const struct osn_khist *fine, unsigned entries,
+		     const int *cpus, size_t ncpus,
+		     const struct osn_exact *exact)
+{
+	struct osn_khist ka = { 0 }, fa = { 0 };
+	struct osn_exact x = { 0 };
+	int r;
+
+	for (size_t i = 0; exact && i < ncpus; i++) {
+		const struct osn_exact *e = &exact[cpus[i]];
+
+		if (!e->samples)
+			continue;
+		if (!x.samples || e->min < x.min)
+			x.min = e->min;
+		if (!x.samples || e->max > x.max)
+			x.max = e->max;
+		x.samples += e->samples;
+		x.noise += e->noise;
+	}
+	r = khist_all(kh, cpus, ncpus, &ka);
+	if (!r && fine)
+		r = khist_all(fine, cpus, ncpus, &fa);
+	if (!r)
+		r = build_one(out, &out->all, -1, &ka, fine ? &fa : NULL,
+			      entries, exact ? &x : NULL);
+	osn_khist_free(&ka);
+	osn_khist_free(&fa);
+	return r;
+}
+
 int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
 		   const struct osn_exact *exact)
@@ -560,106 +667,16 @@ int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
 		return -1;
 	out->ncpus = ncpus;
 	for (size_t i = 0; i < ncpus; i++) {
-		struct osn_hist_cpu *hc = &out->cpus[i];
-		const struct osn_khist_cpu *kc = osn_khist_find(kh, cpus[i]);
-		uint64_t last = 0;
-
-		/* rows up to the last non-empty display bucket */
-		for (size_t k = 0; kc && k < kc->n; k++) {
-			uint64_t idx = kh->bucket_ns ? kc->b[k].lo / kh->bucket_ns : 0;
-
-			if (kc->b[k].count && idx < entries && idx + 1 > last)
-				last = idx + 1;
-		}
-		hc->cpu = cpus[i];
-		hc->nrows = (unsigned)last;
-		hc->rows = calloc(last ? last : 1, sizeof(*hc->rows));
-		if (!hc->rows) {
+		if (build_one(out, &out->cpus[i], cpus[i], kh, fine, entries,
+			      exact ? &exact[cpus[i]] : NULL)) {
 			osn_hist_free(out);
 			return -1;
 		}
-		if (hc->nrows > out->nrows)
-			out->nrows = hc->nrows;
-		build_cpu(hc, kc, kh, entries, exact ? &exact[cpus[i]] : NULL,
-			  fine);
 	}
-	return 0;
-}
-
-/*
- * ALL's percentile @p: the upper edge of the display bucket that holds
- * the sample of its rank in the CPUs' buckets together (the max when it
- * is over them all), within min and max; the min or the max themselves
- * when the rank is theirs.
- */
-static void merged_percentile(struct osn_hist_cpu *all, uint64_t bns, int p)
-{
-	uint64_t r = (uint64_t)(((unsigned __int128)all->count *
-				 osn_pct_permille[p] + 999) / 1000);
-	uint64_t cum = 0, v = all->max;
-
-	if (!r)
-		r = 1;
-	for (unsigned b = 0; b < all->nrows; b++) {
-		cum += all->rows[b];
-		if (cum >= r) {
-			v = (uint64_t)(b + 1) * bns;
-			break;
-		}
-	}
-	all->pct_exact[p] = false;
-	if (r == all->count && all->max_exact) {
-		v = all->max;
-		all->pct_exact[p] = true;
-	} else if (r == 1 && all->min_exact) {
-		v = all->min;
-		all->pct_exact[p] = true;
-	}
-	all->pct[p] = clamp_u64(v, all->min, all->max);
-}
-
-/* Adds CPU @c's extremes and sums into @all. */
-static void merge_cpu(struct osn_hist_cpu *all, const struct osn_hist_cpu *c)
-{
-	for (unsigned b = 0; b < c->nrows; b++)
-		all->rows[b] += c->rows[b];
-	if (!all->count || c->min < all->min ||
-	    (c->min == all->min && c->min_exact)) {
-		all->min_exact = c->min_exact;
-		all->min = c->min;
-	}
-	if (!all->count || c->max > all->max ||
-	    (c->max == all->max && c->max_exact)) {
-		all->max_exact = c->max_exact;
-		all->max = c->max;
-	}
-	all->avg_exact &= c->avg_exact;
-	all->over += c->over;
-	all->count += c->count;
-	all->sum += c->sum;
-	all->pct_count += c->pct_count;
-}
-
-int osn_hist_merge(const struct osn_hist *h, struct osn_hist_cpu *all)
-{
-	memset(all, 0, sizeof(*all));
-	all->cpu = -1;
-	all->avg_exact = true;
-	all->nrows = h->nrows;
-	all->rows = calloc(h->nrows ? h->nrows : 1, sizeof(*all->rows));
-	if (!all->rows)
+	if (build_all(out, kh, fine, entries, cpus, ncpus, exact)) {
+		osn_hist_free(out);
 		return -1;
-	for (size_t i = 0; i < h->ncpus; i++)
-		if (h->cpus[i].count)
-			merge_cpu(all, &h->cpus[i]);
-	if (!all->count) {
-		all->avg_exact = false;
-		return 0;
 	}
-	all->avg = clamp_u64((all->sum + all->count / 2) / all->count,
-			     all->min, all->max);
-	for (int p = 0; p < OSN_NR_PCT; p++)
-		merged_percentile(all, h->bucket_ns, p);
 	return 0;
 }
 
@@ -667,6 +684,8 @@ void osn_hist_free(struct osn_hist *h)
 {
 	for (size_t i = 0; i < h->ncpus; i++)
 		free(h->cpus[i].rows);
+	free(h->all.rows);
+	h->all.rows = NULL;
 	free(h->cpus);
 	h->cpus = NULL;
 	h->ncpus = 0;

@@ -105,7 +105,6 @@ struct osn_hist_cpu {
 	uint64_t over;			/* samples >= entries * bucket */
 	uint64_t count;			/* all samples */
 	uint64_t min, max, avg;		/* ns */
-	uint64_t sum;			/* ns: exact when avg is, else avg * count */
 	bool min_exact, max_exact, avg_exact;
 	uint64_t pct[OSN_NR_PCT];	/* ns, upper bounds (see below) */
 	bool pct_exact[OSN_NR_PCT];	/* within pct_res_ns, not a bucket */
@@ -119,6 +118,7 @@ struct osn_hist {
 	unsigned nrows;			/* max of the CPUs' nrows */
 	struct osn_hist_cpu *cpus;
 	size_t ncpus;
+	struct osn_hist_cpu all;	/* ALL: every CPU's samples as one's */
 };
 
 /*
@@ -140,6 +140,8 @@ struct osn_hist {
  *    samples were <= pXX", within one bucket (pct_exact false); the
  *    value itself (pct_exact) when that sample is known: the min or the
  *    max, or alone in its bucket with its sum.
+ * ALL (out->all, cpu -1) is built the same way, from the CPUs' tables
+ * merged into one CPU's and their exact extremes and sums together.
  */
 int osn_hist_build(struct osn_hist *out, const struct osn_khist *kh,
 		   unsigned entries, const int *cpus, size_t ncpus,
@@ -157,16 +159,6 @@ int osn_hist_build_fine(struct osn_hist *out, const struct osn_khist *kh,
 			const int *cpus, size_t ncpus,
 			const struct osn_exact *exact);
 void osn_hist_free(struct osn_hist *h);
-/*
- * ALL, the CPUs of @h together, into @all (cpu -1; free its rows): the
- * rows, over, count and sum added up, the lowest min and the highest
- * max (exact when the CPU's that has it is), avg from the sums (exact
- * when every CPU's is), and the percentiles from the rows together:
- * the upper edge of the display bucket that holds the rank (pct_exact
- * false, as a CPU's without the fine table), but the min or max when
- * the rank is theirs.  -1 when out of memory.
- */
-int osn_hist_merge(const struct osn_hist *h, struct osn_hist_cpu *all);
 /* Display bucket @b of @c (0 past its last non-empty row). */
 static inline uint64_t osn_hist_row(const struct osn_hist_cpu *c, unsigned b)
 {
