@@ -1,8 +1,9 @@
 #!/bin/sh
 # timeout: 150
 # matrix: shard
-# boot: smp4 vm.smp=4
-# Four vCPUs (a boot of its own), a sparse set measured: -c 1,3.
+# boot: smp8 vm.smp=8
+# Eight vCPUs (a boot of its own, shared with cli/32-many-cpus), a
+# sparse set measured: -c 1,3.
 # osn top, with 10 hard IRQs of 50 ms injected on CPU 3 (its hrtimer):
 # workload threads osn/1 and osn/3 only; JSON cpus [1, 3] and text rows
 # 1 and 3 only, with the same IRQ counts; CPU 3's JSON IRQ time exceeds

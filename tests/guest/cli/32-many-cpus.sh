@@ -1,0 +1,97 @@
+#!/bin/sh
+# timeout: 120
+# matrix: shard
+# boot: smp8 vm.smp=8
+# The layouts for many CPUs, on 8 vCPUs with 7 measured, named one by
+# one (-c 1,2,3,4,5,6,7: the module's cpus knob gets "1-7").  osn top
+# --group 4: rows 1-4, 5-7 and ALL only, each the sum of its CPUs' JSON
+# periods and IRQ counts, Worst the JSON's CPU of the lowest
+# availability; osn top --summary: the ALL rows only; osn hist --layout
+# rows: the histogram of them all (Index ALL), a row per CPU 1-7 with
+# its JSON count, ALL with their sum, every line of the table as wide
+# as its title.  The JSON keeps its keys.  The
+# boot is cli/25-sparse-cpus' (smp8: it held 4, now 8 vCPUs), so this
+# test adds no boot on 6.1, and at most one on the other kernel of the
+# day; a boot group of its own would cost one on every kernel it runs.
+# Half of each period measured (-r 50000): single-threaded TCG runs one
+# vCPU at a time, and osn itself on CPU 0 needs some of it.
+. "$OSN_TESTS/guest/lib.sh"
+. "$OSN_TESTS/guest/cli/cli.sh"
+require_cpus 8
+require_bin jq
+cli_setup
+
+# run NAME ARGS...: osn ARGS for 2 s, text to NAME.txt, JSON to NAME.json
+run() {
+	_n=$1
+	shift
+	cli_start "$CLI_OUT/$_n.txt" "$@" -c 1,2,3,4,5,6,7 -p 100000 -r 50000 \
+		-d 2 --json="$CLI_OUT/$_n.json"
+	cli_wait_end
+	cat "$CLI_OUT/$_n.txt"
+	assert_eq "$RC" 0 "osn $* exit status"
+	assert_eq "$(cli_json "$CLI_OUT/$_n.json" '.config.cpus')" "1-7" \
+		"osn $*: the cpus knob (JSON config.cpus)"
+	assert_eq "$(cli_json "$CLI_OUT/$_n.json" '[.cpus[].cpu] | join(",")')" \
+		"1,2,3,4,5,6,7" "osn $*: JSON cpus"
+}
+
+# the first block's row LABEL of FILE: its words
+row() {
+	awk -v l="$2" '$1 == l && $2 ~ /^#/ { print; exit }' "$1"
+}
+
+# 1. osn top --group 4
+run top top --group 4 -q
+j=$CLI_OUT/top.json t=$CLI_OUT/top.txt
+keys=$(cli_json "$j" '.cpus[0] | keys | join(",")')
+assert_eq "$keys" "cpu,cpu_avail_pct,hw,irq,max_noise,max_single,min_single,nmi,noise,periods,runtime,samples,self,softirq,thread" \
+	"top JSON: a CPU's keys"
+assert_eq "$(cli_json "$j" '.total | keys | length')" 14 "top JSON: total's keys"
+grep -Eq '^ *CPU +Period .* Worst +Worst Aval$' "$t" || fail "top: no Worst columns"
+grep -Eq '^ *[0-9]+ +#' "$t" && fail "top --group 4: a row of one CPU"
+for g in 1-4:1,2,3,4 5-7:5,6,7 ALL:1,2,3,4,5,6,7; do
+	l=${g%%:*} c=${g#*:}
+	set -- $(row "$t" "$l")
+	[ $# = 9 ] || fail "top: row $l has $# words, not 9: '$*'"
+	want=$(cli_json "$j" "[.cpus[] | select(.cpu | IN($c)) | .periods] | add")
+	assert_eq "$2" "#$want" "top: periods of row $l (JSON's CPUs $c)"
+	irq=$(awk -v l="$l" '/^ *CPU +HW +HW us/ { b = 1; next } b && $1 == l { print $6 }' "$t")
+	want=$(cli_json "$j" "[.cpus[] | select(.cpu | IN($c)) | .irq.count] | add")
+	assert_eq "$irq" "$want" "top: IRQ count of row $l"
+	worst=$(cli_json "$j" "[.cpus[] | select(.cpu | IN($c))] | min_by(.cpu_avail_pct) | .cpu")
+	info "row $l: periods $2, IRQs $irq, worst CPU $8 at $9 % (JSON: $worst)"
+	assert_eq "$8" "$worst" "top: Worst of row $l"
+done
+assert_eq "$(cli_json "$j" '.total.periods')" "$(row "$t" ALL | awk '{ print substr($2, 2) }')" \
+	"top: ALL's periods against JSON total"
+
+# 2. osn top --summary: the ALL rows only
+run sum top --summary -q
+t=$CLI_OUT/sum.txt
+n=$(grep -cE '^ *([0-9]|ALL)' "$t")
+assert_eq "$n" 2 "top --summary: rows (ALL in each block)"
+row "$t" ALL | grep -q . || fail "top --summary: no ALL row"
+
+# 3. osn hist --layout rows
+run hist hist --layout rows -b 10 -E 20
+j=$CLI_OUT/hist.json t=$CLI_OUT/hist.txt
+keys=$(cli_json "$j" '.cpus[0] | keys | join(",")')
+assert_eq "$keys" "avg,avg_exact,buckets,count,cpu,max,max_exact,min,min_exact,over,p50,p90,p99,p99.9,percentile_count,percentiles_exact" \
+	"hist JSON: a CPU's keys"
+grep -Eq '^Index +ALL$' "$t" || fail "hist: no 'Index ALL' line"
+grep -q 'CPU-00' "$t" && fail "hist --layout rows: rtla's columns"
+grep -Eq '^CPU +count +min +avg +max +p50 +p90 +p99 +p99.9 +over$' "$t" ||
+	fail "hist: no title of the table of rows"
+for c in 1 2 3 4 5 6 7; do
+	got=$(awk -v c="$c" '$1 == c && NF == 10 { print $2 }' "$t")
+	assert_eq "$got" "$(cli_json "$j" ".cpus[] | select(.cpu == $c) | .count")" \
+		"hist: count of CPU $c's row"
+done
+set -- $(awk '$1 == "ALL" && NF == 10 { print $2, $10 }' "$t")
+assert_eq "$1 $2" "$(cli_json "$j" '[([.cpus[].count] | add), ([.cpus[].over] | add)] | join(" ")')" \
+	"hist: ALL's count and over"
+# right-aligned: the table's lines are as wide as its title
+w=$(awk '/^CPU +count/ { t = 1 } t { print length }' "$t" | sort -u | wc -l)
+assert_eq "$w" 1 "hist: widths of the table's lines"
+exit 0
