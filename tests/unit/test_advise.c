@@ -61,6 +61,8 @@ TEST(explain)
 	CHECK(!osn_audit_explain(&a, OSN_CLASS_IRQ, "ttyS0", 4));
 	/* the tick and the timer softirqs: nohz_full; RCU: rcu_nocbs (ok here) */
 	CHECK(osn_audit_explain(&a, OSN_CLASS_IRQ, "local_timer", 236) == &F[5]);
+	/* arm64's tick, the arch timer's IRQ, even with a finding of its number */
+	CHECK(osn_audit_explain(&a, OSN_CLASS_IRQ, "arch_timer", 27) == &F[5]);
 	CHECK(osn_audit_explain(&a, OSN_CLASS_SOFTIRQ, "TIMER", 1) == &F[5]);
 	CHECK(!osn_audit_explain(&a, OSN_CLASS_SOFTIRQ, "RCU", 9));
 	CHECK(!osn_audit_explain(&a, OSN_CLASS_SOFTIRQ, "NET_RX", 3));

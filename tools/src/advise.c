@@ -122,7 +122,12 @@ const struct osn_audit_finding *osn_audit_explain(const struct osn_audit *a,
 
 	switch (cls) {
 	case OSN_CLASS_IRQ:
-		if (!strcmp(name, "local_timer"))
+		/*
+		 * The tick: x86's local APIC timer vector, or arm64's arch
+		 * timer, a per-CPU interrupt (PPI) no affinity can move,
+		 * reported by its handler's name and IRQ number.
+		 */
+		if (!strcmp(name, "local_timer") || !strcmp(name, "arch_timer"))
 			return bad(a, "boot/nohz_full");
 		return id >= 0 ? irq_finding(a, id, name) : NULL;
 	case OSN_CLASS_SOFTIRQ:
