@@ -105,7 +105,7 @@ rel_wait_no_threads
 
 # Ground truth.
 cp "$I/trace" /tmp/rel-soak-trace
-rel_attrib /tmp/rel-soak-trace $REL_CPU $((DUR_US * 1000)) irq_noise local_timer:
+rel_attrib /tmp/rel-soak-trace $REL_CPU $((DUR_US * 1000)) irq_noise "$(irq_name local_timer):"
 samples=$(grep -c ' sample: ' /tmp/rel-soak-trace)
 info "injections: $done_n done, $REL_SEEN seen, $REL_MATCHED inside an irq_noise >= ${DUR_US} us;" \
 	"$samples periods reported"

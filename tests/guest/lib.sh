@@ -140,6 +140,27 @@ irq_name() {
 	fi
 }
 
+# INJ_CTXS: the contexts the injector injects on this architecture
+# (kernel/osn_arch.h): arm64 has no NMI a module can send or handle, and
+# the injector refuses ctx=nmi there with EOPNOTSUPP.
+if [ "$(uname -m)" = aarch64 ]; then
+	INJ_CTXS="irq softirq thread ipi"
+else
+	INJ_CTXS="irq softirq thread ipi nmi"
+fi
+
+# require_timer_irq: skip unless osn times the tick's interrupt with a
+# tracepoint: x86's irq_vectors:local_timer vector, or on arm64, where
+# the arch timer is an ordinary IRQ, irq:irq_handler_entry.
+require_timer_irq() {
+	if [ "$(uname -m)" = aarch64 ]; then
+		_rt=irq/irq_handler_entry
+	else
+		_rt=irq_vectors/local_timer_entry
+	fi
+	[ -d "$TFS/events/$_rt" ] || skip "no $_rt tracepoint"
+}
+
 # require_bin NAME: skip unless the binary is available in the guest.
 require_bin() {
 	command -v "$1" >/dev/null 2>&1 || skip "$1 not available in the guest"

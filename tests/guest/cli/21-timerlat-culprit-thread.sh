@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 150
+# timeout: 400
 # matrix: shard
 # osn timerlat -T's analysis names the thread above timerlat's FIFO 95
 # that delayed it, and who woke that thread from where: 4 injected

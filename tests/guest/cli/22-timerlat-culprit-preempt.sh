@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 150
+# timeout: 400
 # matrix: shard
 # osn timerlat -T's analysis names the thread that held preemption off,
 # and who woke it from where: 4 injected 350 ms stalls of the injector's

@@ -15,8 +15,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
-[ -d "$TFS/events/irq_vectors/local_timer_entry" ] ||
-	skip "no irq_vectors:local_timer tracepoint"
+require_timer_irq
 inject_load
 cli_setup
 STALL_US=400000
@@ -46,7 +45,7 @@ stall() {
 
 # irq_us: the local_timer time of the analysis in $t, in whole us
 irq_us() {
-	_v=$(sed -n 's/^ *local_timer:[0-9]* *\([0-9]*\)\..*/\1/p' "$t" | head -n 1)
+	_v=$(sed -n "s/^ *$(irq_name local_timer):[0-9]* *\\([0-9]*\\)\\..*/\\1/p" "$t" | head -n 1)
 	echo "${_v:-0}"
 }
 

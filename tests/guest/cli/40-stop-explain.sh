@@ -37,7 +37,7 @@ run_until_irq_stop() {
 		inject_wait 60
 		info "try $_try: osn $* -> $RC"
 		sed 's/^/    | /' "$_out"
-		_t=$(awk '$1 == "irq" && $2 ~ /^local_timer:/ { print $4; exit }' "$_out")
+		_t=$(awk -v tick="$(irq_name local_timer)" '$1 == "irq" && $2 ~ "^" tick ":" { print $4; exit }' "$_out")
 		[ -n "$_t" ] && cli_us_ge "$_t" $((_min * 1000)) && return 0
 		[ "$RC" = 2 ] || fail "osn $* exited $RC, not 2 (a stop)"
 		_sig=$(cli_stop_hw "$_out") ||
@@ -63,7 +63,7 @@ grep -Eq '^  the sample at [0-9]+\.[0-9]{9} lasted [0-9.]+ us, [0-9]+ interferen
 	fail "no sample line"
 grep -q '  Saving trace to ' "$o" || fail "no 'Saving trace to'"
 [ -s "$CLI_OUT/trace.txt" ] || fail "no saved trace"
-grep -q 'irq_noise: local_timer:' "$CLI_OUT/trace.txt" || fail "trace lacks irq_noise"
+grep -q "irq_noise: $(irq_name local_timer):" "$CLI_OUT/trace.txt" || fail "trace lacks irq_noise"
 grep -q 'stop: stop tracing hit' "$CLI_OUT/trace.txt" || fail "trace lacks osn:stop"
 assert_eq "$(cli_instances)" "" "instances left"
 

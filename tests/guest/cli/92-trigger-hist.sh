@@ -55,21 +55,22 @@ check_hist() {
 	head -n 8 "$1/$2"
 	grep -q "^# trigger info: hist:keys=desc:vals=hitcount,duration:sort=desc" "$1/$2" ||
 		fail "$2 is not the trigger's hist: $(head -5 "$1/$2")"
-	n=$(awk '/^\{ desc: +local_timer / { for (i = 1; i <= NF; i++) if ($i == "hitcount:") print $(i + 1) }' "$1/$2")
-	info "$2: local_timer hitcount ${n:-none}"
-	assert_ge "${n:-0}" 10 "local_timer hits in $2"
+	n=$(awk -v tick="$(irq_name local_timer)" '$0 ~ "^\\{ desc: +" tick " " {
+		for (i = 1; i <= NF; i++) if ($i == "hitcount:") print $(i + 1) }' "$1/$2")
+	info "$2: $(irq_name local_timer) hitcount ${n:-none}"
+	assert_ge "${n:-0}" 10 "$(irq_name local_timer) hits in $2"
 	grep -q '^Totals:' "$1/$2" || fail "$2 has no Totals"
 	grep -q "^  Saving event $3 hist to $2\$" "$1/out.txt" || fail "no 'Saving event' line"
 }
 
 # check_ipis FILE: the hist FILE has the IPIs injected during its run
 check_ipis() {
-	set -- $(awk '/^\{ desc: +call_function(_single)? / {
+	set -- $(awk -v ipi="$(irq_name call_function)" '$0 ~ "^\\{ desc: +" ipi "(_single)? " {
 		for (i = 1; i < NF; i++) {
 			if ($i == "hitcount:") h += $(i + 1)
 			if ($i == "duration:") d += $(i + 1)
 		} } END { print h + 0, d + 0 }' "$1")
-	info "call_function(_single): $1 hits, $2 ns; injected: $(inject_status done) x 200 us"
+	info "$(irq_name call_function)(_single): $1 hits, $2 ns; injected: $(inject_status done) x 200 us"
 	assert_ge "$1" 10 "injected IPIs in the hist"
 	assert_ge "$2" $((10 * 190000)) "the injected IPIs' duration in the hist"
 }

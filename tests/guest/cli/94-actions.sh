@@ -56,7 +56,7 @@ left_behind() {
 # stall_in FILE: FILE (a trace osn saved) holds an injected stall, an
 # irq_noise local_timer >= 200 ms: TCG's own gaps are hw, not irq noise
 stall_in() {
-	awk '/ irq_noise: +local_timer:/ {
+	awk -v tick="$(irq_name local_timer)" '$0 ~ " irq_noise: +" tick ":" {
 		for (i = 1; i < NF; i++) if ($i == "duration" && $(i + 1) >= 200000000) f = 1
 	} END { exit !f }' "$1"
 }

@@ -20,7 +20,7 @@ cli_setup
 D=$CLI_OUT/textfile
 M=$CLI_OUT/m.prom
 URL=http://127.0.0.1:9627/metrics
-IRQ='{cpu="1",class="irq",source="local_timer"}'
+IRQ="{cpu=\"1\",class=\"irq\",source=\"$(irq_name local_timer)\"}"
 THR='{cpu="1",class="thread",source="osn_inject/1"}'
 mkdir -p "$D"
 # loopback: the initramfs does not bring it up.  A kernel built without

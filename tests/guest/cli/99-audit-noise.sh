@@ -40,7 +40,7 @@ grep -q '^osn audit: the findings behind the noise measured' "$o" ||
 grep -Eq "^  cpu 1 thread +$comm:$busy +[0-9]+ x .* warn task/$busy\$" "$o" ||
 	fail "the busy task $comm:$busy is not tied to task/$busy"
 grep -Fq "      => taskset -pc 0 $busy" "$o" || fail "no fix for task $busy"
-grep -Eq "^  cpu 1 irq +local_timer:[0-9]+ .* warn boot/nohz_full\$" "$o" ||
+grep -Eq "^  cpu 1 irq +$(irq_name local_timer):[0-9]+ .* warn boot/nohz_full\$" "$o" ||
 	fail "the tick is not tied to boot/nohz_full"
 grep -Fq "      => boot with nohz_full=1" "$o" || fail "no nohz_full fix"
 c=$(jq -r --arg s "$comm:$busy" '.audit[] | select(.source == $s and .cpu == 1) |

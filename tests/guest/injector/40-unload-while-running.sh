@@ -7,7 +7,7 @@
 require_ko osn_inject
 cpu=$(($(nr_cpus) - 1))
 
-for ctx in irq softirq thread ipi nmi; do
+for ctx in $INJ_CTXS; do
 	case $ctx in ipi|nmi) [ "$(nr_cpus)" = 1 ] && continue ;; esac
 	for dur in 20 2000; do
 		inject_load

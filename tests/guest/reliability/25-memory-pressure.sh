@@ -93,7 +93,7 @@ on_exit rm -f /tmp/rel-mem-irq /tmp/rel-mem-softirq
 awk '/ tracing_mark_write: rel-phase-softirq/ { soft = 1 }
      { print > (soft ? "/tmp/rel-mem-softirq" : "/tmp/rel-mem-irq") }' "$I/trace"
 
-rel_attrib /tmp/rel-mem-irq $REL_CPU 200000 irq_noise local_timer:
+rel_attrib /tmp/rel-mem-irq $REL_CPU 200000 irq_noise "$(irq_name local_timer):"
 info "irq: injections seen: $REL_SEEN of $NINJ, inside an irq_noise >= 200 us: $REL_MATCHED" \
 	"(irq_noise >= 200 us: $(grep -c ' irq_noise: ' /tmp/rel-mem-irq))"
 assert_eq "$REL_SEEN" "$NINJ" "irq injections seen in the trace"

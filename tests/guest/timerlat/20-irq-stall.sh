@@ -12,7 +12,7 @@
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/timerlat/timerlat.sh"
 require_cpus 2
-[ -d "$(tfs events/irq_vectors/local_timer_entry)" ] || skip "no irq_vectors:local_timer tracepoint"
+require_timer_irq
 inject_load
 PERIOD_US=2000
 DUR_US=30000
@@ -42,13 +42,13 @@ grep '\[001\]' "$i/trace" >/tmp/tl20
 # after T if the thread was asleep: latency >= stall - period (emulator
 # gaps only add to it).  And an irq_noise local_timer starting in
 # [T - 10 ms, T] of duration >= stall.
-awk -v dur=$DUR_US -v per=$PERIOD_US "$ENG_AWK_FUNCS"'
+awk -v dur=$DUR_US -v per=$PERIOD_US -v tick="$(irq_name local_timer)" "$ENG_AWK_FUNCS"'
 	/ hrtimer_expire_entry: .*function=inj_timer_fn/ { g++; G[g] = ts() }
 	/ timerlat_sample: .*context=1$/ {
 		t = ts(); l = $0; sub(/.*timer_latency=/, "", l); sub(/ .*/, "", l)
 		n++; TS[n] = t; LAT[n] = l + 0
 	}
-	/ irq_noise: local_timer:/ { sd(); m++; S[m] = s; D[m] = d }
+	$0 ~ " irq_noise: " tick ":" { sd(); m++; S[m] = s; D[m] = d }
 	END {
 		for (i = 1; i <= g; i++) {
 			thr = 0; irq = 0; end = G[i] + dur / 1e6

@@ -32,7 +32,7 @@ grep '\[001\]' "$i/trace" >/tmp/tl32
 grep ' timerlat_stack: ' /tmp/tl32 | head -n 1 >/tmp/tl32_one
 info "$(cat /tmp/tl32_one)"
 assert_match "$(cat /tmp/tl32_one)" \
-	" timerlat_stack: size=[1-9][0-9]* caller=\{0xffffffff[0-9a-f]+(,0xffffffff[0-9a-f]+)*\}\$" \
+	" timerlat_stack: size=[1-9][0-9]* caller=\{0xffff[0-9a-f]+(,0xffff[0-9a-f]+)*\}\$" \
 	"a stack event"
 # Pairs: "late" = a thread sample with latency_us >= PRINT_US.
 awk -v p=$PRINT_US '

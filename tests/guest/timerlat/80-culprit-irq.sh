@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 150
+# timeout: 400
 # osn timerlat -T's analysis names the hard-IRQ callback that held the
 # timer's interrupt: 4 injected 350 ms stalls in the injector's hard
 # hrtimer callback on CPU 1, each stop naming it (local_timer under "IRQ
@@ -9,5 +9,5 @@
 . "$OSN_TESTS/guest/engine/engine.sh"
 . "$OSN_TESTS/guest/timerlat/timerlat.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
-tl_culprit_test irq "" "IRQ interference" "local_timer:" "<- hrtimer inj_timer_fn,"
+tl_culprit_test irq "" "IRQ interference" "$(irq_name local_timer):" "<- hrtimer inj_timer_fn,"
 exit 0
