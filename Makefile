@@ -12,9 +12,11 @@
 #                             and the guest suite on the VM kernel matrix
 #   make check-host           only the host unit tests
 #   make check-vm [KERNELS="6.1 forky-rt ..."]  the guest suite on some kernels
+#   make check-arm64          the guest suite on the four arm64 kernels
 #   make module-for KERNEL=K  build/modules/K/osn.ko (+ the test injector) for a
 #                             kernel of the matrix, with its release's toolchain
-#   make demo                 boot a Debian kernel in QEMU and show osn top
+#   make demo [KERNEL=K]      boot a Debian kernel (default 6.1; e.g.
+#                             trixie-arm64) in QEMU and show osn top
 #   make bench                benchmark against upstream osnoise (6.1-rt VM)
 #   make check-mutants        deliberate bugs (tests/mutants/*.mut) the suite must
 #                             catch (6.1 and 6.1-rt VMs)
@@ -29,16 +31,18 @@ KDIR	?= /lib/modules/$(shell uname -r)/build
 PREFIX	?= /usr/local
 DESTDIR	?=
 # The matrix (tests/vm/common.sh): Debian 11 bullseye, 12 bookworm (+ its
-# 6.12 backport), 13 trixie and forky (testing), generic and PREEMPT_RT;
-# longest run first (see tests/vm/common.sh).
-KERNELS	?= forky-rt forky 5.10-rt 6.1-rt trixie-rt 6.12-rt 5.10 6.12 trixie 6.1
+# 6.12 backport), 13 trixie and forky (testing), generic and PREEMPT_RT,
+# and trixie's arm64 kernel; longest run first (see tests/vm/common.sh).
+KERNELS	?= trixie-arm64 forky-rt forky 5.10-rt 6.1-rt trixie-rt 6.12-rt 5.10 6.12 trixie 6.1
+# Debian's arm64 kernels: bookworm's and trixie's, generic and PREEMPT_RT.
+ARM64_KERNELS ?= trixie-rt-arm64 6.1-rt-arm64 trixie-arm64 6.1-arm64
 
 export KDIR PREFIX DESTDIR
 
 .PHONY: all module tools install install-module install-tools clean \
 	check check-host check-vm demo bench soak sparse W1 deps module-for \
 	check-mutants checkpatch debug-kernel check-debug intree-kernel \
-	check-intree deb
+	check-intree deb check-arm64
 
 all: module tools
 
@@ -91,8 +95,11 @@ check-host:
 check-vm:
 	tests/vm/run-matrix.sh $(KERNELS)
 
+check-arm64:
+	tests/vm/run-matrix.sh $(ARM64_KERNELS)
+
 module-for:
-	@test -n "$(KERNEL)" || { echo "usage: make module-for KERNEL=<one of: $(KERNELS)>" >&2; exit 2; }
+	@test -n "$(KERNEL)" || { echo "usage: make module-for KERNEL=<one of: $(KERNELS) $(ARM64_KERNELS)>" >&2; exit 2; }
 	tests/vm/build-module.sh $(KERNEL)
 
 # Every test on every kernel: a test filter would make a partial run look
@@ -107,7 +114,7 @@ check-mutants:
 	tests/mutants/run.sh $(MUTANTS)
 
 demo:
-	tests/vm/demo.sh
+	tests/vm/demo.sh $(KERNEL)
 
 bench:
 	tests/bench/run.sh

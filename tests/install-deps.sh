@@ -16,16 +16,18 @@
 #   - for each other Debian release of the matrix (bullseye, trixie, forky
 #     on a bookworm host): a minimal chroot of it with its own gcc, kbuild,
 #     kernel headers and rtla (tests/vm/make-root.sh, build/roots/)
-#   - for each kernel of the matrix (default: all ten): its headers
+#   - for each kernel of make check (default: the ten of the amd64 matrix
+#     and trixie-arm64, OSN_CHECK_KERNELS): its headers
 #     (linux-headers-<suffix>, resolved by apt through Debian's
 #     metapackages, never an ABI number), in the host or in its release's
 #     chroot, and its vmlinuz, downloaded and extracted without installing
 #     the image (tests/vm/fetch-kernel.sh; no initramfs generation).
-#   - --arm64 (opt-in; implied by an arm64 kernel in --kernels): the arm64
-#     architecture (dpkg --add-architecture arm64), gcc-aarch64-linux-gnu,
+#   - for an arm64 kernel (make check's trixie-arm64; --arm64: all four,
+#     OSN_ARM64_KERNELS, for make check-arm64): the arm64 architecture
+#     (dpkg --add-architecture arm64), gcc-aarch64-linux-gnu,
 #     qemu-system-arm, the arm64 -dev packages the CLI is cross-built
-#     with, and the arm64 kernels (OSN_ARM64_KERNELS, or those of
-#     --kernels): their images, and their headers extracted with the
+#     with, the guest's arm64 tools (fetch-kernel.sh guest_userland), and
+#     the kernels' images, and their headers extracted with the
 #     release's kbuild (tests/vm/fetch-kernel.sh); trixie's kernels are
 #     cross-built in the trixie chroot, which gets arm64 and its own cross
 #     gcc (tests/vm/make-root.sh --arm64).
@@ -34,16 +36,16 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm/common.sh"
 
-kernels=$OSN_ALL_KERNELS
+kernels=$OSN_CHECK_KERNELS
 given=0
 fetch=1
-arm64=0
+arm64=0 all64=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernels) kernels=$2; given=1; shift 2 ;;
 	--kernels=*) kernels=${1#--kernels=}; given=1; shift ;;
 	--no-kernels) fetch=0; shift ;;
-	--arm64) arm64=1; shift ;;
+	--arm64) arm64=1 all64=1; shift ;;
 	-h|--help) sed -n '3,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown argument $1 (see --help)" ;;
 	esac
@@ -53,7 +55,7 @@ for k in $kernels; do
 	! is_foreign "$k" || arm64=1
 done
 # --arm64 alone: the matrix and the arm64 kernels.
-[ $arm64 = 0 ] || [ $given = 1 ] || kernels="$kernels $OSN_ARM64_KERNELS"
+[ $all64 = 0 ] || [ $given = 1 ] || kernels="$kernels $OSN_ARM64_KERNELS"
 
 if [ "$(id -u)" != 0 ]; then
 	command -v sudo >/dev/null || die "run as root (or install sudo)"

@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 long=()
 [ "${1:-}" = --long ] && { long=(--long); shift; }
-[ $# -gt 0 ] || set -- $OSN_ALL_KERNELS
+[ $# -gt 0 ] || set -- $OSN_CHECK_KERNELS
 # The sharded matrix (tests/vm/common.sh): the tests of what is the same
 # code on every kernel run on the main kernel and one other a day.
 # OSN_SHARD=all runs every test on every kernel (about twice as long).

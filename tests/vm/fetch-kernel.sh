@@ -139,20 +139,43 @@ cross_headers() {
 	echo "$hdr"
 }
 
-# The guest's busybox of ARCH in $OSN_KCACHE/ARCH-busybox/: Debian's
-# busybox-static of that architecture, extracted (installing it would
-# replace the host's).  The host's own apt fetches it.
-guest_busybox() {
-	local a=$1 d=$OSN_KCACHE/$1-busybox deb
-	[ -s "$d/busybox" ] && return 0
-	mkdir -p "$d/x"
-	(cd "$d" && apt-get download -q "busybox-static:$a") >&2 || die "cannot download busybox-static:$a"
-	deb=$(ls "$d"/busybox-static_*.deb)
-	dpkg-deb -x "$deb" "$d/x"
-	cp "$d/x/bin/busybox" "$d/busybox.new"
-	rm -rf "$d/x" "$deb"
-	mv "$d/busybox.new" "$d/busybox"
-	note "busybox-static:$a -> $d/busybox"
+# The guest's userland of a foreign ARCH in $OSN_KCACHE/ARCH-userland/:
+# Debian's busybox-static of that architecture, and under root/ the tools
+# the guest tests and the bench run (OSN_GUEST_TOOLS: jq, stress-ng, the
+# host release's rtla) with every library they depend on that the host
+# has not installed for ARCH, and util-linux for chrt (busybox has none;
+# chrt needs only the C library, which the host has), all extracted from
+# their packages
+# (installing jq:arm64 or busybox-static:arm64 would replace the host's
+# own).  The host's own apt fetches them: about 40 packages, 6 MB, 2 s.
+# run-kernel.sh copies each tool and, by DT_NEEDED, its libraries.
+OSN_GUEST_TOOLS="jq stress-ng rtla"
+guest_userland() {
+	local a=$1 d=$OSN_KCACHE/$1-userland want p deb pkgs
+	want="busybox-static util-linux $OSN_GUEST_TOOLS"
+	[ "$(cat "$d/ready" 2>/dev/null)" = "$want" ] && return 0
+	rm -rf "$d"
+	mkdir -p "$d/debs" "$d/root"
+	# The tools and their dependencies' closure, less what is installed.
+	pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances \
+		$(for p in $OSN_GUEST_TOOLS; do echo "$p:$a"; done) 2>/dev/null |
+		grep "^[a-z0-9].*:$a\$" | sort -u) ||
+		die "apt-cache depends $OSN_GUEST_TOOLS ($a) failed"
+	set -- "busybox-static:$a" "util-linux:$a"
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			set -- "$@" "$p"
+	done
+	(cd "$d/debs" && apt-get download -q "$@") >&2 ||
+		die "cannot download the $a guest userland: $*"
+	for deb in "$d"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$d/root"
+	done
+	mv "$d/root/bin/busybox" "$d/busybox"
+	rm -rf "$d/debs"
+	echo "$want" >"$d/ready"
+	note "$a guest userland ($# packages) -> $d"
 }
 
 # The arm64 kernels: image and headers of the arm64 packages, resolved by
@@ -197,7 +220,7 @@ fetch_arm64() {
 		mv "$dir/vmlinuz.new" "$dir/vmlinuz"
 	fi
 	kver=$(cat "$dir/kver")
-	guest_busybox "$arch"
+	guest_userland "$arch"
 	hdr=$(cross_headers "$k" "$kver" "$debs")
 	note "$k: headers in $ul$hdr"
 	note "$k: $(cat "$dir/pkg") -> $dir/vmlinuz (kernel $kver, $arch)"

@@ -126,7 +126,9 @@ if [ -n "$cross" ]; then
 	tools_make=(CC="$ucc" OBJ="$work/tools-obj" BIN="$osn_bin"
 		PKG_CONFIG_LIBDIR="/usr/lib/${cross%-}/pkgconfig:/usr/share/pkgconfig")
 fi
-if [ -e "$OSN_ROOT/tools/Makefile" ] && [ "${OSN_VM_NO_TOOLS:-0}" != 1 ]; then
+# OSN_VM_NO_TOOLS=1: run-matrix.sh built the host's CLI once for every
+# amd64 kernel; a foreign kernel's is built here all the same.
+if [ -e "$OSN_ROOT/tools/Makefile" ] && { [ "${OSN_VM_NO_TOOLS:-0}" != 1 ] || [ -n "$cross" ]; }; then
 	if make -C "$OSN_ROOT/tools" -j"$(nproc)" "${tools_make[@]}" >"$work/build-tools.log" 2>&1; then
 		note "$K: built tools/osn"
 	else
@@ -154,9 +156,11 @@ root=$work/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,osn/bin,osn/ko}
 bb=$(command -v busybox) || die "busybox-static is not installed"
+# A foreign kernel's guest userland (fetch-kernel.sh guest_userland).
+xul=$OSN_KCACHE/$(kernel_arch "$K")-userland
 if [ -n "$cross" ]; then
 	# It cannot run here: the host's busybox lists the applets.
-	cp "$OSN_KCACHE/$(kernel_arch "$K")-busybox/busybox" "$root/bin/busybox"
+	cp "$xul/busybox" "$root/bin/busybox"
 else
 	cp "$bb" "$root/bin/busybox"
 fi
@@ -179,10 +183,12 @@ copy_bin() {	# copy a host binary and its shared libraries (ldd)
 		cp -L "$l" "$root$l"
 	done
 }
-# Another architecture's binary: its libraries by their DT_NEEDED names,
-# from the multiarch directories of that architecture (ldd cannot run it).
+# Another architecture's binary: its libraries by their DT_NEEDED names
+# (ldd cannot run it), from the multiarch directories of that
+# architecture, the host's or those of the guest userland, into the
+# guest's.
 copy_bin_cross() {
-	local b=$1 n l d todo seen=
+	local b=$1 n l d todo seen= m=${cross%-}
 	[ -n "$b" ] && [ -x "$b" ] || return 1
 	cp -L "$b" "$root/osn/bin/"
 	todo=$b
@@ -193,10 +199,10 @@ copy_bin_cross() {
 			for n in $(${cross}readelf -d "$l" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
 				case " $seen " in *" $n "*) continue ;; esac
 				seen="$seen $n"
-				for d in /lib/${cross%-} /usr/lib/${cross%-}; do
+				for d in /lib/$m /usr/lib/$m "$xul/root/lib/$m" "$xul/root/usr/lib/$m"; do
 					[ -e "$d/$n" ] || continue
-					mkdir -p "$root$d"
-					cp -L "$d/$n" "$root$d/"
+					mkdir -p "$root/usr/lib/$m"
+					cp -L "$d/$n" "$root/usr/lib/$m/"
 					todo="$todo $d/$n"
 					break
 				done
@@ -214,11 +220,16 @@ copied=
 [ -x "$osn_bin" ] && copy_bin "$osn_bin" && copied="$copied osn"
 [ -x "$work/osn_tlb" ] && copy_bin "$work/osn_tlb" && copied="$copied osn_tlb"
 [ -x "$work/osn_tlu" ] && copy_bin "$work/osn_tlu" && copied="$copied osn_tlu"
-# The host's tools are amd64: an arm64 guest has none of them (yet).
+# The host's tools; a foreign guest gets those of its userland (jq,
+# stress-ng, the host release's rtla; busybox has chrt).
 hostbins="jq chrt rtla oslat cyclictest hackbench stress-ng trace-cmd ${OSN_VM_BINS:-}"
-[ -z "$cross" ] || hostbins=
 for b in $hostbins; do
-	p=$(command -v "$b" 2>/dev/null) || continue
+	if [ -n "$cross" ]; then
+		p=$xul/root/usr/bin/$b
+	else
+		p=$(command -v "$b" 2>/dev/null) || continue
+	fi
+	[ -x "$p" ] || continue
 	copy_bin "$p" && copied="$copied $b"
 done
 # rtla of the kernel's own release (its -rt kernels carry the osnoise it
@@ -266,10 +277,11 @@ tlimit=0
 ntests=0
 # The sharded matrix (OSN_SHARD=DAY, make check; common.sh): the
 # sharded tests that run on another kernel today, and the tests the twin
-# of this kernel runs today, are left out here.
+# of this kernel runs today, are left out here.  An arm64 kernel runs
+# them all (OSN_CHECK_ARM64).
 declare -A shard_on=()
 shard_skip=
-if [ -n "${OSN_SHARD:-}" ] && [ "$K" != "$OSN_SHARD_MAIN" ]; then
+if [ -n "${OSN_SHARD:-}" ] && [ "$K" != "$OSN_SHARD_MAIN" ] && ! is_foreign "$K"; then
 	case $OSN_SHARD in *[!0-9]*) die "OSN_SHARD: '$OSN_SHARD' is not a day number" ;; esac
 	while read -r t k; do shard_on[$t]=$k; done < <(shard_plan "$OSN_SHARD" && twin_plan "$OSN_SHARD" "$K")
 fi
