@@ -6,6 +6,10 @@
 # the tree in build/deb/src (dh writes debian/osn/, debian/.debhelper, ...
 # there, never into the checkout), into build/deb/; then lintian on the
 # .changes and the .debs, whose output goes to build/deb/lintian.txt.
+# Where the arm64 cross toolchain and -dev packages are installed
+# (tests/install-deps.sh: make check's arm64 kernel), the osn package for
+# arm64 too, cross-built (dpkg-buildpackage -a arm64 -B: osn-dkms is
+# arch all), into build/deb/arm64/, with its own lintian run.
 # Fails if the build fails or lintian reports an error (warnings are listed
 # in Documentation/packaging.md).  DEB_BUILD_OPTIONS=nocheck skips the
 # CLI's unit tests in the build.
@@ -32,19 +36,33 @@ if git -C "$OSN_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
 else
 	tar -C "$OSN_ROOT" --exclude=./build -cf - . | tar -xf - -C "$out/src"
 fi
-echo "make-deb: dpkg-buildpackage -us -uc -b in ${out#"$OSN_ROOT"/}/src" >&2
-(cd "$out/src" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 ||
-	{ tail -n 30 "$out/build.log" >&2; die "dpkg-buildpackage failed (see $out/build.log)"; }
-changes=$(ls "$out"/osn_*.changes)
+# build DIR ARGS...: dpkg-buildpackage ARGS in DIR/src, the packages
+# into DIR; lintian on them (DIR/lintian.txt).
+build() {
+	local d=$1 rc=0 changes
+	shift
+	echo "make-deb: dpkg-buildpackage -us -uc $* in ${d#"$OSN_ROOT"/}/src" >&2
+	(cd "$d/src" && dpkg-buildpackage -us -uc "$@") >"$d/build.log" 2>&1 ||
+		{ tail -n 30 "$d/build.log" >&2; die "dpkg-buildpackage $* failed (see $d/build.log)"; }
+	changes=$(ls "$d"/osn_*.changes)
+	echo "make-deb: built $(cd "$d" && echo *.deb)"
+	# lintian reads the .debs through the .changes; --fail-on error:
+	# warnings do not fail (they are listed in Documentation/packaging.md).
+	lintian --fail-on error --display-info "$changes" >"$d/lintian.txt" 2>&1 || rc=$?
+	sed 's/^/lintian: /' "$d/lintian.txt"
+	echo "make-deb: lintian ($(basename "$changes")): $(grep -c '^E:' "$d/lintian.txt") errors, $(grep -c '^W:' "$d/lintian.txt") warnings, $(grep -c '^I:' "$d/lintian.txt") info"
+	[ $rc = 0 ] || die "lintian reported errors (exit $rc; see $d/lintian.txt)"
+}
+build "$out" -b
 debs=$(ls "$out"/*.deb)
-echo "make-deb: built $(cd "$out" && echo *.deb)"
-# lintian reads the .debs through the .changes; --fail-on error: warnings
-# do not fail (they are listed in Documentation/packaging.md).
-rc=0
-# shellcheck disable=SC2086
-lintian --fail-on error --display-info "$changes" >"$out/lintian.txt" 2>&1 || rc=$?
-sed 's/^/lintian: /' "$out/lintian.txt"
-echo "make-deb: lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings, $(grep -c '^I:' "$out/lintian.txt") info"
-[ $rc = 0 ] || die "lintian reported errors (exit $rc; see $out/lintian.txt)"
+if command -v aarch64-linux-gnu-gcc >/dev/null &&
+   [ -e /usr/lib/aarch64-linux-gnu/pkgconfig/libtracefs.pc ]; then
+	mkdir -p "$out/arm64"
+	cp -a "$out/src" "$out/arm64/src"
+	build "$out/arm64" -a arm64 -B
+	debs="$debs $(ls "$out"/arm64/*.deb)"
+else
+	echo "make-deb: no arm64 package: no aarch64 cross toolchain or arm64 -dev packages (tests/install-deps.sh --arm64)"
+fi
 for d in $debs; do echo "make-deb: ${d#"$OSN_ROOT"/} ($(du -k "$d" | cut -f1) KB)"; done
 echo "make-deb: done in $(($(now_s) - t0))s"

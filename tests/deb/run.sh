@@ -76,6 +76,26 @@ else
 	c=$(complete_osn osn audit --)
 	if [ "$c" = "--cpus --json --help" ]; then ok "bash completion: osn audit --<TAB> offers $c"; else fail "bash completion: osn audit --<TAB> offers '$c'"; fi
 fi
+# The arm64 package (make-deb.sh, where the cross toolchain is): an arm64
+# package whose osn is an AArch64 executable, depending on the same
+# libraries as the amd64 one.
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	a64=$(ls "$debdir"/arm64/osn_*_arm64.deb 2>/dev/null)
+	deps() { dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//' | sort | tr '\n' ' '; }
+	if [ -z "$a64" ]; then
+		fail "arm64 package: none in build/deb/arm64/"
+	else
+		dpkg-deb -x "$a64" "$work/a64"
+		arch=$(dpkg-deb -f "$a64" Architecture)
+		mach=$(aarch64-linux-gnu-readelf -h "$work/a64/usr/bin/osn" 2>&1 | sed -n 's/^ *Machine: *//p')
+		da=$(deps "$a64") dn=$(deps "$(ls "$debdir"/osn_*.deb)")
+		if [ "$arch" = arm64 ] && [ "$mach" = AArch64 ] && [ "$da" = "$dn" ]; then
+			ok "arm64 package: $(basename "$a64"), osn is $mach, depends on $da"
+		else
+			fail "arm64 package: Architecture '$arch', osn's machine '$mach', depends on '$da' (amd64: '$dn')"
+		fi
+	fi
+fi
 pids=()
 for rel in "$@"; do
 	if [ "$rel" = "$(host_release)" ]; then
