@@ -111,8 +111,8 @@ int osn_tool_read(struct osn_tool *t)
 	/* no formats: osn.ko went away under osn monitor, nothing to read */
 	if (!t->dec.tep)
 		return 0;
-	if (osn_read_events(t->inst, &t->dec, t->read_set, t->read_set_size,
-			    dispatch, t, &t->missed,
+	if (osn_reader_read(&t->reader, t->inst, &t->dec, t->read_set,
+			    t->read_set_size, dispatch, t, &t->missed,
 			    t->read_ns ? t->read_ns : TICK_NS) < 0)
 		return -1;
 	return 0;
@@ -483,7 +483,7 @@ static void read_last(struct osn_tool *t)
 	tracefs_trace_off(t->inst);
 	osn_run_save_stop(t);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
-		osn_read_events(t->inst, &t->dec, t->read_set,
+		osn_reader_read(&t->reader, t->inst, &t->dec, t->read_set,
 				t->read_set_size, dispatch, t, &t->missed, 0);
 	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
 	if (t->collecting)
@@ -524,6 +524,7 @@ static int tool_teardown(struct osn_tool *t, int ret)
 	osn_run_causes_free(t);
 	osn_run_stop_free(t);
 	osn_decoder_free(&t->dec);
+	osn_reader_free(&t->reader);
 	osn_run_save_free(t);
 	if (t->inst)
 		tracefs_instance_free(t->inst);

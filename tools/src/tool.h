@@ -39,6 +39,7 @@
 #include "render.h"
 #include "session.h"
 #include "stats.h"
+#include "reader.h"
 #include "trace.h"
 
 struct osn_tool;
@@ -127,6 +128,7 @@ struct osn_tool {
 	int dma_fd;			/* --dma-latency's, or -1 */
 	struct tracefs_instance *inst;	/* the tool's instance */
 	struct osn_decoder dec;
+	struct osn_reader *reader;	/* its CPUs' trace_pipe_raw, kept open */
 	struct osn_output out;
 
 	bool collecting;		/* warm-up over */

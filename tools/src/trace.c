@@ -315,54 +315,6 @@ void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs)
 		}
 }
 
-struct read_ctx {
-	struct osn_decoder *d;
-	struct tracefs_instance *inst;
-	osn_event_cb cb;
-	void *ctx;
-	long n;
-	uint64_t missed;
-	uint64_t records;
-	uint64_t deadline_ns;		/* CLOCK_MONOTONIC, 0: none */
-};
-
-static int read_cb(struct tep_event *event, struct tep_record *record,
-		   int cpu, void *data)
-{
-	struct read_ctx *rc = data;
-	struct osn_event ev;
-
-	(void)cpu;
-	/* the clock is read once every 1024 records: cheap enough */
-	if (rc->deadline_ns && !(++rc->records & 1023) &&
-	    osn_mono_ns() >= rc->deadline_ns)
-		tracefs_iterate_stop(rc->inst);
-	if (record->missed_events > 0)
-		rc->missed += record->missed_events;
-	/* a record of an event tracefs no longer has (osn.ko unloaded) */
-	if (!event || osn_decode(rc->d, event, record, &ev))
-		return 0;
-	rc->n++;
-	rc->cb(&ev, rc->ctx);
-	return 0;
-}
-
-long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
-		     cpu_set_t *cpus, size_t cpus_size, osn_event_cb cb,
-		     void *ctx, uint64_t *missed, uint64_t budget_ns)
-{
-	struct read_ctx rc = { .d = d, .inst = inst, .cb = cb, .ctx = ctx };
-
-	if (budget_ns)
-		rc.deadline_ns = osn_mono_ns() + budget_ns;
-	if (tracefs_iterate_raw_events(d->tep, inst, cpus, (int)cpus_size,
-				       read_cb, &rc) < 0)
-		return -1;
-	if (missed)
-		*missed += rc.missed;
-	return rc.n;
-}
-
 /* ---- instances ------------------------------------------------------------------ */
 
 static void dbg(const char *inst, const char *what, const char *val)

@@ -52,22 +52,6 @@ void osn_decoder_name_culprits(struct osn_decoder *d, struct osn_causes *cs);
 
 typedef void (*osn_event_cb)(const struct osn_event *ev, void *ctx);
 /*
- * Consume every record in @inst (trace_pipe_raw of each CPU in @cpus, a
- * cpu_set_t of @cpus_size bytes, or of every CPU if NULL), calling @cb for
- * the osn events.  libtracefs opens each of those files on every call: a
- * set spares a large machine watched on a few CPUs hundreds of opens a
- * second.  Returns the number of osn events, -1 on error.
- * *@missed is increased by the events the ring buffer reported missing.
- * A non-zero @budget_ns ends the read after about that long even if the
- * buffer is not empty: a kernel that writes events faster than they are
- * parsed would otherwise keep the read going (what is left is read next
- * time, or overwritten and counted as lost by the ring buffer).
- */
-long osn_read_events(struct tracefs_instance *inst, struct osn_decoder *d,
-		     cpu_set_t *cpus, size_t cpus_size, osn_event_cb cb,
-		     void *ctx, uint64_t *missed, uint64_t budget_ns);
-
-/*
  * Create a new instance (fails if it exists: the caller cleans first).
  * What is done to tracefs is shown with -D (osn_debug).
  */
