@@ -160,6 +160,18 @@ for f in ${gdir:+"$gdir"/*.html}; do
 		"$(count "$d" 'class="bar"')" "$(count "$g" 'class="bar"')"
 done
 
+# ---- many CPUs: the heat map ---------------------------------------------------
+f=$out/many.html
+if "$gen" --write "$f" --many; then
+	render "$f" >/dev/null
+	loaded "64 CPUs" "$f"
+	check "64 CPUs: one heat map" "$(count "${f%.html}.dom" 'class="chart heat"')" 1
+	check "64 CPUs: no time chart per CPU" "$(count "${f%.html}.dom" 'class="chart time"')" 0
+	check "64 CPUs: a row per CPU" "$(count "${f%.html}.dom" 'class="heat0"><title>CPU ')" 64
+else
+	bad "test_report --write $f --many"
+fi
+
 # ---- benchmark: a large run --------------------------------------------------
 f=$out/big.html
 if "$gen" --write "$f" --big; then

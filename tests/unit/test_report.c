@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "report.h"
+#include "report_int.h"
 #include "fixtures.h"
 
 static struct osn_params params;
@@ -504,6 +505,41 @@ static int write_big(FILE *f, bool with_hist)
 	return ret ? 1 : 0;
 }
 
+/*
+ * osn top on 64 CPUs for 10 minutes: the heat map.  CPUs 8-15 noisy all
+ * along, every CPU hit by a burst from minute 4 to 5, CPU 40 stopped.
+ */
+static int write_many(FILE *f)
+{
+	struct osn_report_info info;
+	struct osn_report_meta m;
+	struct osn_report r;
+	int cpus[64], ret;
+
+	for (int i = 0; i < 64; i++)
+		cpus[i] = i;
+	if (osn_report_init(&r, cpus, 64, 64))
+		return 1;
+	r.period_us = r.runtime_us = 1000000;
+	for (unsigned p = 0; p < 600; p++)
+		for (int c = 0; c < 64; c++) {
+			uint64_t n = 2000 + (p * 7919 + c * 31) % 3000;
+			struct osn_event e;
+
+			if (c >= 8 && c < 16)
+				n *= 40;
+			if (p >= 240 && p < 300)
+				n *= 10;
+			e = fx_sample(c, p, 1000000, n, n / 3, 1000, 5);
+			osn_report_event(&r, &e);
+		}
+	osn_report_stop(&r, 40);
+	info_for(&info, &m);
+	ret = osn_report_write(f, &r, &info, &m);
+	osn_report_free(&r);
+	return ret;
+}
+
 static int generate(const char *path, const char *what)
 {
 	FILE *f = fopen(path, "w");
@@ -518,6 +554,10 @@ static int generate(const char *path, const char *what)
 		return 1;
 	if (what && !strcmp(what, "--big")) {
 		ret = write_big(f, true);
+		return fclose(f) || ret;
+	}
+	if (what && !strcmp(what, "--many")) {
+		ret = write_many(f);
 		return fclose(f) || ret;
 	}
 	osn_report_init(&r, cpus2, 2, 4);
@@ -538,6 +578,105 @@ static int generate(const char *path, const char *what)
 	return fclose(f) || ret ? 1 : 0;
 }
 
+/* the shade of a value: none, then 1..7 on a log scale, rising */
+TEST(heat_levels)
+{
+	int prev = 1;
+
+	CHECK_EQ(osn_report_heat_level(0, 1000, 1000000), 0);
+	CHECK_EQ(osn_report_heat_level(1000, 1000, 1000000), 1);
+	CHECK_EQ(osn_report_heat_level(1000000, 1000, 1000000), 7);
+	CHECK_EQ(osn_report_heat_level(5000000, 1000, 1000000), 7);
+	/* sqrt(1000 * 1000000): half-way on the log scale */
+	CHECK_EQ(osn_report_heat_level(31623, 1000, 1000000), 4);
+	for (uint64_t v = 1000; v <= 1000000; v += 997) {
+		int l = osn_report_heat_level(v, 1000, 1000000);
+
+		CHECK(l >= prev && l <= 7);
+		prev = l;
+	}
+	/* one value only: the top shade */
+	CHECK_EQ(osn_report_heat_level(500, 500, 500), 7);
+}
+
+/*
+ * Past OSN_REPORT_HEAT_CPUS CPUs, one heat map instead of a time chart
+ * per CPU: 64 CPUs, CPU k with k us of noise a period (CPU 0 none), 20
+ * periods.  A row per CPU, no shaded cell on CPU 0, the top shade on CPU
+ * 63 only, the bottom one on CPU 1; each CPU keeps its section.
+ */
+TEST(heat_many_cpus)
+{
+	int cpus[64];
+	struct osn_report r;
+	char *s, row[64];
+	const char *p, *q;
+
+	for (int i = 0; i < 64; i++)
+		cpus[i] = i;
+	CHECK_EQ(osn_report_init(&r, cpus, 64, 64), 0);
+	for (unsigned t = 0; t < 20; t++)
+		for (int i = 0; i < 64; i++) {
+			struct osn_event e = fx_sample(i, t, 1000000, i * 1000,
+						       i * 100, 1, i ? 3 : 0);
+
+			osn_report_event(&r, &e);
+		}
+	s = write_page(&r, false);
+	CHECK_EQ(count(s, "class=\"chart heat\""), 1);
+	CHECK_EQ(count(s, "class=\"chart time\""), 0);
+	CHECK_EQ(count(s, "<section class=\"cpu\""), 64);
+	/* the row backgrounds: one per CPU */
+	CHECK_EQ(count(s, "class=\"heat0\"><title>CPU "), 64);
+	/* 20 periods, 20 columns: 20 cells a CPU but CPU 0 */
+	CHECK_EQ(count(s, "<title>CPU 0 from"), 0);
+	CHECK_EQ(count(s, "<title>CPU 63 from"), 20);
+	/* each CPU's shade: CPU 1 the lightest, CPU 63 the darkest, rising */
+	for (int i = 1, prev = 1; i < 64; i++) {
+		int l;
+
+		snprintf(row, sizeof(row), "><title>CPU %d from 0 s: ", i);
+		p = strstr(s, row);
+		CHECK(p != NULL);
+		if (!p)
+			break;
+		for (q = p; q > s && *q != '<'; q--)
+			;
+		CHECK(sscanf(q, "<rect x=%*s y=%*s width=%*s height=%*s class=\"heat%d\"", &l) == 1);
+		CHECK(l >= prev);
+		if (i == 1)
+			CHECK_EQ(l, 1);
+		if (i == 63)
+			CHECK_EQ(l, 7);
+		prev = l;
+	}
+	free(s);
+	osn_report_free(&r);
+}
+
+/* up to OSN_REPORT_HEAT_CPUS, a time chart per CPU and no heat map */
+TEST(heat_few_cpus)
+{
+	int cpus[OSN_REPORT_HEAT_CPUS];
+	struct osn_report r;
+	char *s;
+
+	for (int i = 0; i < OSN_REPORT_HEAT_CPUS; i++)
+		cpus[i] = i;
+	CHECK_EQ(osn_report_init(&r, cpus, OSN_REPORT_HEAT_CPUS,
+				 OSN_REPORT_HEAT_CPUS), 0);
+	for (int i = 0; i < OSN_REPORT_HEAT_CPUS; i++) {
+		struct osn_event e = fx_sample(i, 0, 1000000, 5000, 100, 1, 3);
+
+		osn_report_event(&r, &e);
+	}
+	s = write_page(&r, false);
+	CHECK_EQ(count(s, "class=\"chart heat\""), 0);
+	CHECK_EQ(count(s, "class=\"chart time\""), OSN_REPORT_HEAT_CPUS);
+	free(s);
+	osn_report_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "--write"))
@@ -550,5 +689,8 @@ int main(int argc, char **argv)
 	RUN(sources_by_time);
 	RUN(verdict_first);
 	RUN(culprits_charted);
+	RUN(heat_levels);
+	RUN(heat_many_cpus);
+	RUN(heat_few_cpus);
 	return h_done(argv[0]);
 }

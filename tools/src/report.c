@@ -235,7 +235,8 @@ static void write_header(FILE *f, const struct osn_report *r,
 	svg_escape(f, cmd);
 	fputs(" report: ", f);
 	svg_escape(f, meta->host);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>osn ", osn_report_css);
+	fprintf(f, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<h1>osn ",
+		osn_report_css, osn_report_heat_css);
 	svg_escape(f, cmd);
 	fputs(" on ", f);
 	svg_escape(f, meta->host);
@@ -743,17 +744,24 @@ int osn_report_write(FILE *f, const struct osn_report *r,
 	static const struct stack by_source = {
 		"time stolen by source", "chart source", source_nseg, source_seg,
 	};
-	bool sources = false;
+	bool sources = false, heat = r->ncpus > OSN_REPORT_HEAT_CPUS;
 
 	write_header(f, r, info, meta);
 	osn_report_verdict(f, r, info);
 	stop_section(f, info);
+	if (heat) {
+		fputs("<section id=\"heat\">\n<h2>Noise over time, every CPU</h2>\n", f);
+		if (osn_report_heatmap(f, r))
+			return -1;
+		fputs("</section>\n", f);
+	}
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];
 
 		fprintf(f, "<section class=\"cpu\" id=\"cpu-%d\">\n<h2>CPU %d</h2>\n<h3>Noise over time</h3>\n",
 			c->cpu, c->cpu);
-		time_chart(f, r, c);
+		if (!heat)
+			time_chart(f, r, c);
 		time_table(f, r, c);
 		hist_section(f, c);
 		fputs("</section>\n", f);

@@ -17,6 +17,13 @@
 #define MT		26.0
 #define MB		36.0
 #define NTICKS		16
+/* past this many CPUs, one heat map instead of a time chart per CPU */
+#define OSN_REPORT_HEAT_CPUS	16
+
+/* report_heat.c: the heat map, its CSS, the shade of a value */
+int osn_report_heatmap(FILE *f, const struct osn_report *r);
+extern const char osn_report_heat_css[];
+int osn_report_heat_level(uint64_t v, uint64_t lo, uint64_t hi);
 
 static inline void us(uint64_t ns, char *buf, size_t len)
 {
