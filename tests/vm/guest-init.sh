@@ -42,7 +42,8 @@ echo 30 >/proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 echo 0 >/proc/sys/kernel/panic_on_warn 2>/dev/null
 # The host's watchdog sends an NMI to a hung guest: panic on it, printing
 # every task's stack and the whole kernel log (nothing else would show why).
-echo 1 >/proc/sys/kernel/unknown_nmi_panic 2>/dev/null
+# (x86 only: arm64 has no such sysctl)
+[ -e /proc/sys/kernel/unknown_nmi_panic ] && echo 1 >/proc/sys/kernel/unknown_nmi_panic
 echo 33 >/proc/sys/kernel/panic_print 2>/dev/null
 hostname osn-guest
 
