@@ -16,7 +16,7 @@ done
 [ -d "$(tfs instances)" ] || fail "no tracefs instances directory"
 assert_ge "$(nr_cpus)" 1 "online CPUs"
 case $OSN_KVER in
-*-rt)	assert_eq "$OSN_RT" 1 "OSN_RT on $OSN_KVER" ;;
+*-rt|*-rt-*)	assert_eq "$OSN_RT" 1 "OSN_RT on $OSN_KVER" ;;
 *)	assert_eq "$OSN_RT" 0 "OSN_RT on $OSN_KVER" ;;
 esac
 assert_eq "$(cat /proc/sys/kernel/panic_on_warn)" 0 "panic_on_warn"
