@@ -1,9 +1,10 @@
 #!/bin/sh
 # timeout: 150
 # matrix: shard
-# boot: smp8 vm.smp=8
-# Eight vCPUs (a boot of its own, shared with cli/32-many-cpus), a
-# sparse set measured: -c 1,3.
+# boot: smp4 vm.smp=4
+# Four vCPUs (a boot of its own), a sparse set measured: -c 1,3.  (At
+# eight, shared with cli/32, trixie-rt-arm64's own IRQ time on CPU 1 was
+# 645 ms against CPU 3's 273: not alike, and the check below failed.)
 # osn top, with 10 hard IRQs of 50 ms injected on CPU 3 (its hrtimer):
 # workload threads osn/1 and osn/3 only; JSON cpus [1, 3] and text rows
 # 1 and 3 only, with the same IRQ counts; CPU 3's JSON IRQ time exceeds
