@@ -7,8 +7,7 @@
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 # arm64: the tick is the IRQ "arch_timer", seen by irq_handler_entry.
+require_timer_irq
 T=$(irq_name local_timer)
-[ "$T" != local_timer ] || [ -d "$(tfs events/irq_vectors/local_timer_entry)" ] ||
-	skip "no irq_vectors:local_timer tracepoint"
 eng_attrib irq irq_noise "irq_noise: $T:" irq_time 100 \
 	timer/hrtimer_expire_entry 'hrtimer_expire_entry: .*function=inj_timer_fn'
