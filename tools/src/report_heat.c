@@ -132,7 +132,7 @@ static void heat_rows(FILE *f, const struct osn_report *r,
 {
 	/* a label every few rows, at least 10 px apart */
 	size_t every = rh >= 10 ? 1 : (size_t)ceil(10 / rh);
-	char b[96], v[32], from[32], cls[8];
+	char b[96], v[32], from[32], cls[16];
 
 	for (size_t i = 0; i < r->ncpus; i++) {
 		const struct osn_report_cpu *c = &r->cpus[i];
