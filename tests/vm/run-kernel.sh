@@ -85,7 +85,8 @@ mkdir -p "$OSN_BUILD/vm"
 work=$OSN_BUILD/vm/$K
 lock=$OSN_BUILD/vm/.lock-$K
 if [ -n "${OSN_VM_WORK:-}" ]; then
-	work=$OSN_VM_WORK
+	# absolute: make -C tools writes the cross CLI to $work/osn
+	work=$(realpath -m "$OSN_VM_WORK")
 	lock=$work.lock
 fi
 exec 8>"$lock"
