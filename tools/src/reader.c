@@ -11,9 +11,14 @@
  * costs a round of every busy vCPU (issue 35).  The per-CPU files come
  * from libtracefs (tracefs_cpu_open(), tracefs_cpu_read()), the records
  * from libtraceevent's kbuffer, merged across CPUs by time stamp as
- * tracefs_iterate_raw_events() does.  A read cut short by its budget
+ * tracefs_iterate_raw_events() does.  tracefs_cpu_open() itself reads
+ * and parses events/header_page for each CPU it opens: the sub-buffer
+ * size is read once here instead, each CPU's file opened with
+ * tracefs_instance_file_open() and handed to tracefs_cpu_alloc_fd(),
+ * one system call a CPU where there were five.  A read cut short by its budget
  * keeps the sub-buffer it was in: the next read goes on from there.
  */
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +75,41 @@ static bool wanted(const struct osn_reader *r, int cpu)
 	return !r->cpus || CPU_ISSET_S(cpu, r->cpus_size, r->cpus);
 }
 
-static int open_cpu(struct osn_reader *r, int cpu)
+/*
+ * The ring buffer's sub-buffer size in bytes, from events/header_page as
+ * tracefs_cpu_open() finds it; 0 when it cannot be read.
+ */
+static int subbuf_size(void)
 {
-	struct tracefs_cpu *tcpu = tracefs_cpu_open(r->inst, cpu, true);
-	struct rcpu *c;
+	struct tep_handle *tep = tep_alloc();
+	int len = 0, size = 0;
+	char *buf = tep ? tracefs_instance_file_read(NULL, "events/header_page",
+						     &len) : NULL;
 
+	if (buf && tep_parse_header_page(tep, buf, len, sizeof(long)) == 0)
+		size = tep_get_sub_buffer_size(tep);
+	free(buf);
+	tep_free(tep);
+	return size;
+}
+
+static int open_cpu(struct osn_reader *r, int cpu, int size)
+{
+	struct tracefs_cpu *tcpu;
+	struct rcpu *c;
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	fd = tracefs_instance_file_open(r->inst, path, O_RDONLY | O_NONBLOCK);
 	/* no such file (a CPU tracing does not know): nothing to read */
-	if (!tcpu)
+	if (fd < 0)
 		return 0;
+	tcpu = tracefs_cpu_alloc_fd(fd, size, true);
+	if (!tcpu) {
+		close(fd);
+		return osn_err("out of memory");
+	}
 	c = &r->c[r->n++];
 	c->cpu = cpu;
 	c->tcpu = tcpu;
@@ -90,8 +122,13 @@ static int open_cpu(struct osn_reader *r, int cpu)
 static struct osn_reader *reader_open(struct tracefs_instance *inst,
 				      const cpu_set_t *cpus, size_t cpus_size)
 {
-	int nr = (int)sysconf(_SC_NPROCESSORS_CONF);
+	int nr = (int)sysconf(_SC_NPROCESSORS_CONF), size = subbuf_size();
 	struct osn_reader *r = calloc(1, sizeof(*r));
+
+	if (size <= 0) {
+		osn_err("cannot read the ring buffer's events/header_page");
+		return NULL;
+	}
 
 	if (!r || nr < 1 || !(r->c = calloc(nr, sizeof(*r->c))))
 		goto nomem;
@@ -104,7 +141,7 @@ static struct osn_reader *reader_open(struct tracefs_instance *inst,
 		r->cpus_size = cpus_size;
 	}
 	for (int cpu = 0; cpu < nr; cpu++)
-		if (wanted(r, cpu) && open_cpu(r, cpu))
+		if (wanted(r, cpu) && open_cpu(r, cpu, size))
 			goto fail;
 	return r;
 nomem:
