@@ -247,23 +247,25 @@ static void trigger_destroy(struct osn_tool *t, struct tracefs_hist **hist)
 }
 
 /*
- * Both tables are created paused and started one right after the other,
- * and paused the same way at the end (hist_pause()): they count the same
- * samples, give or take the few of the moment between two writes.
+ * Both tables are created paused with the instance (ops->events), before
+ * the workload starts: the kernel allocates each map, of up to 4096
+ * entries a CPU, as it parses the command, and at 16 CPUs and more under
+ * TCG that took longer than a second of the tool's CPU time, which fell
+ * in the first seconds of collection (issue 35's bench).  After the
+ * module came back (osn_tool_resume()) the old triggers are gone with
+ * its events: the descriptors are freed and the tables made again.
  */
-static int hist_start(struct osn_tool *t)
+static int hist_events(struct osn_tool *t)
 {
 	unsigned long long bns = t->p->bucket_us * 1000;
 	struct hist *h = t->priv;
 
-	if (t->causes) {
-		osn_causes_set_hist(t->causes, bns, t->p->entries);
-		/* the noise events come by hundreds a second: read each tick */
-		t->read_often = true;
-	}
+	tracefs_hist_free(h->trigger);
+	tracefs_hist_free(h->fine_trigger);
+	h->trigger = h->fine_trigger = NULL;
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
-		return hist_start_in_tool(t, h);
+		return 0;
 	h->trigger = trigger_create(t, h->spec, sizeof(h->spec), false, bns,
 				    map_size(t));
 	if (!h->trigger)
@@ -275,6 +277,27 @@ static int hist_start(struct osn_tool *t)
 	if (!h->fine_trigger)
 		osn_debug("percentiles at the display buckets: %s",
 			  osn_last_err());
+	return 0;
+}
+
+/*
+ * The warm-up is over: both tables are started one right after the
+ * other, and paused the same way at the end (hist_pause()): they count
+ * the same samples, give or take the few of the moment between two
+ * writes.
+ */
+static int hist_start(struct osn_tool *t)
+{
+	unsigned long long bns = t->p->bucket_us * 1000;
+	struct hist *h = t->priv;
+
+	if (t->causes) {
+		osn_causes_set_hist(t->causes, bns, t->p->entries);
+		/* the noise events come by hundreds a second: read each tick */
+		t->read_often = true;
+	}
+	if (!h->trigger)
+		return hist_start_in_tool(t, h);
 	/* not tracefs_hist_continue(): it cannot say OSN_HIST_CMD's size */
 	if (trigger_cmd(t, h->spec, OSN_HIST_CMD ":cont") ||
 	    (h->fine_trigger &&
@@ -433,6 +456,7 @@ const struct osn_tool_ops osn_hist_ops = {
 	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS |
 		 OSN_PART_CAUSES | OSN_PART_AUDIT | OSN_PART_REPORT,
 	.init = hist_init,
+	.events = hist_events,
 	.start = hist_start,
 	.on_event = hist_on_event,
 	.finish = hist_finish,
