@@ -381,8 +381,6 @@ TEST(many_cpus_options)
 	CHECK_STR(osn_last_err(), "--layout 'row': columns, rows or auto");
 	CHECK_EQ(parse(OSN_CMD_TOP, "--layout rows"), -1);
 	CHECK_STR(osn_last_err(), "--layout is an option of osn hist");
-	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--layout rows"), -1);
-	CHECK_HAS(osn_last_err(), "--layout is an option of osn hist");
 
 	/* -c 0,1,...,255 (914 characters) on a 256-CPU machine */
 	for (int c = 0; c < 256; c++)

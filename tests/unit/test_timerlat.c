@@ -414,6 +414,36 @@ TEST(hist_layout)
 	CHECK_HAS(b.text, "7             0         1 \n");
 	CHECK_HAS(b.text, "9             1         1 \n");
 	free(b.text);
+	/* --layout rows: a column per context, then the table */
+	v.irq = true;
+	v.no_summary = false;
+	v.layout = OSN_LAYOUT_ROWS;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK(!strncmp(b.text, "# osn timerlat histogram\n", 25));
+	CHECK_HAS(b.text,
+		  "# Duration:   0 01:02:03\n"
+		  "Index   IRQ-ALL   Thr-ALL   Usr-ALL\n"
+		  "1             1         0         0 \n"
+		  "3             1         0         0 \n"
+		  "5             0         1         0 \n"
+		  "7             0         0         1 \n"
+		  "8             1         0         0 \n"
+		  "9             0         1         1 \n"
+		  "over:         0         1         0 \n"
+		  "count:        3         3         2 \n"
+		  "min:          1         5         7 \n"
+		  "avg:       4.17     18.33      8.25 \n"
+		  "max:          8        40         9 \n"
+		  "\n"
+		  "CPU ctx count min   avg max over\n"
+		  "  1 IRQ     3   1  4.17   8    0\n"
+		  "  1 Thr     3   5 18.33  40    1\n"
+		  "  1 Usr     2   7  8.25   9    0\n"
+		  "ALL IRQ     3   1  4.17   8    0\n"
+		  "ALL Thr     3   5 18.33  40    1\n"
+		  "ALL Usr     2   7  8.25   9    0\n");
+	free(b.text);
 }
 
 /* -n: the same numbers in ns, rtla's unit lines */
@@ -434,6 +464,285 @@ TEST(nano_layout)
 	osn_render_tlat_hist(h_open(&b), &v, &in);
 	h_close(&b);
 	CHECK_HAS(b.text, "# Time unit is nanoseconds (ns)\n");
+	free(b.text);
+}
+
+/* hist's --layout: parsed as osn hist's, refused by timerlat top */
+TEST(layout_option)
+{
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, ""), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_AUTO);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--layout rows"), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_ROWS);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--layout=columns -u"), 0);
+	CHECK_EQ(p.layout, OSN_LAYOUT_COLUMNS);
+	CHECK_EQ(parse(OSN_CMD_TLAT_HIST, "--layout diagonal"), -1);
+	CHECK_STR(osn_last_err(), "--layout 'diagonal': columns, rows or auto");
+	CHECK_EQ(parse(OSN_CMD_TLAT_TOP, "--layout rows"), -1);
+	CHECK_HAS(osn_last_err(), "--layout is an option of osn hist");
+}
+
+/* ALL: the sums, the min of the mins, the max of the maxes */
+TEST(merge)
+{
+	uint64_t ba[10] = { 0, 2, 0, 1 }, bb[10] = { 0, 1, 5 };
+	struct osn_tlat_stat a = { .count = 3, .cur = 7, .min = 1500,
+				   .max = 3100, .sum = 6000, .buckets = ba };
+	struct osn_tlat_stat b = { .count = 7, .cur = 9, .min = 1200,
+				   .max = 40000, .sum = 90000, .buckets = bb,
+				   .over = 1 };
+	struct osn_tlat_stat all = { .buckets = (uint64_t[10]){ 0 } };
+	struct osn_tlat_stat none = { 0 };
+
+	osn_tlat_merge(&all, &none, 10);	/* no sample: no min of 0 */
+	osn_tlat_merge(&all, &a, 10);
+	CHECK_EQ(all.count, 3);
+	CHECK_EQ(all.min, 1500);
+	CHECK_EQ(all.max, 3100);
+	osn_tlat_merge(&all, &none, 10);
+	osn_tlat_merge(&all, &b, 10);
+	CHECK_EQ(all.count, 10);
+	CHECK_EQ(all.min, 1200);
+	CHECK_EQ(all.max, 40000);
+	CHECK_EQ(all.sum, 96000);
+	CHECK_EQ(all.over, 1);
+	CHECK_EQ(all.cur, 0);
+	CHECK_EQ(all.buckets[1], 3);
+	CHECK_EQ(all.buckets[2], 5);
+	CHECK_EQ(all.buckets[3], 1);
+	/* the other way round: a larger min does not replace a smaller */
+	memset(all.buckets, 0, 10 * sizeof(uint64_t));
+	all.count = all.sum = all.over = all.min = all.max = 0;
+	osn_tlat_merge(&all, &b, 10);
+	osn_tlat_merge(&all, &a, 10);
+	CHECK_EQ(all.min, 1200);
+	CHECK_EQ(all.max, 40000);
+	/* top's stats have no buckets: the numbers only */
+	osn_tlat_merge(&none, &b, 10);
+	CHECK_EQ(none.count, 7);
+	CHECK(!none.buckets);
+}
+
+#define MANY	20
+static struct osn_tlat_cpu many[MANY];
+static uint64_t many_bk[MANY][OSN_TLAT_NCTX][10];
+static int many_ids[MANY];
+
+/*
+ * @n CPUs, -E 10 of 1 us (1000 ns with -n, @unit_ns 1): CPU c's IRQ
+ * latency is 1 + c % 8 us and 200 ns, its thread's 3 us + c * 100 ns and
+ * 20 + c us (over); CPU 0 has no sample (so that the first CPU's min is
+ * not ALL's).  17 CPUs: IRQ 16 samples from 1.2 to 8.2 us, 2 in each
+ * bucket 1..8; thread 32 from 3.1 to 36 us, 9 in bucket 3, 7 in bucket
+ * 4, 16 over.
+ */
+static void fill_many(int n, unsigned unit_ns)
+{
+	struct osn_event e;
+
+	memset(many, 0, sizeof(many));
+	memset(many_bk, 0, sizeof(many_bk));
+	for (int c = 0; c < n; c++) {
+		many_ids[c] = c;
+		for (int x = 0; x < OSN_TLAT_NCTX; x++)
+			many[c].ctx[x].buckets = many_bk[c][x];
+		if (!c)
+			continue;
+		e = tl(c, 0, OSN_TLAT_CTX_IRQ, (1 + c % 8) * 1000 + 200, 1);
+		osn_tlat_add(&many[c], &e, 1000 / unit_ns, 10, unit_ns);
+		e = tl(c, 0, OSN_TLAT_CTX_THREAD, 3000 + c * 100, 1);
+		osn_tlat_add(&many[c], &e, 1000 / unit_ns, 10, unit_ns);
+		e = tl(c, 0, OSN_TLAT_CTX_THREAD, 20000 + c * 1000, 2);
+		osn_tlat_add(&many[c], &e, 1000 / unit_ns, 10, unit_ns);
+	}
+}
+
+/* hist's view of @n of them, IRQ and thread, in us */
+static struct osn_tlat_view many_view(int n, enum osn_layout layout)
+{
+	struct osn_tlat_view v = {
+		.cpu = many, .cpus = many_ids, .ncpus = n, .bucket_us = 1,
+		.entries = 10, .irq = true, .thread = true, .layout = layout,
+	};
+
+	fill_many(n, 1000);
+	return v;
+}
+
+static char *render_many(int n, enum osn_layout layout)
+{
+	struct osn_tlat_view v = many_view(n, layout);
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	struct h_buf b;
+
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	return h_close(&b);
+}
+
+/*
+ * The table's row of @cpu ("ALL" too) and @ctx in @text: its count, min,
+ * avg, max and over as words; 0 when there is none.
+ */
+static int table_row_of(const char *text, const char *cpu, const char *ctx,
+			char w[5][32])
+{
+	char a[32], b[32], x[5][32];
+	int found = 0;
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : l)
+		if (sscanf(l, "%31s %31s %31s %31s %31s %31s %31s", a, b, x[0],
+			   x[1], x[2], x[3], x[4]) == 7 &&
+		    !strcmp(a, cpu) && !strcmp(b, ctx) && !found++)
+			memcpy(w, x, sizeof(x));
+	return found;
+}
+
+/* auto: rtla's columns up to 16 CPUs, rows beyond; --layout either way */
+TEST(hist_layout_choice)
+{
+	char *t;
+
+	t = render_many(16, OSN_LAYOUT_AUTO);
+	CHECK_HAS(t, "Index   IRQ-001   Thr-001   IRQ-002");
+	CHECK_HAS(t, "   IRQ-015   Thr-015\n");
+	CHECK(!strstr(t, "ALL"));
+	free(t);
+	t = render_many(17, OSN_LAYOUT_AUTO);
+	CHECK_HAS(t, "# osn timerlat histogram\n# Time unit is microseconds (us)\n");
+	CHECK_HAS(t, "\nIndex   IRQ-ALL   Thr-ALL\n");
+	CHECK(!strstr(t, "IRQ-0"));
+	CHECK_HAS(t, "\n1             2         0 \n");
+	CHECK_HAS(t, "\n3             2         9 \n");
+	CHECK_HAS(t, "\n4             2         7 \n");
+	CHECK_HAS(t, "\n6             2         0 \n");
+	CHECK_HAS(t, "\nover:         0        16 \n"
+		     "count:       16        32 \n"
+		     "min:          1         3 \n");
+	CHECK_HAS(t, "\nmax:          8        36 \n\nCPU ctx count");
+	free(t);
+	t = render_many(17, OSN_LAYOUT_COLUMNS);
+	CHECK_HAS(t, "   IRQ-016   Thr-016\n");
+	CHECK(!strstr(t, "ALL"));
+	free(t);
+	t = render_many(2, OSN_LAYOUT_ROWS);
+	CHECK_HAS(t, "\nIndex   IRQ-ALL   Thr-ALL\n");
+	CHECK(!strstr(t, "IRQ-0"));
+	free(t);
+}
+
+/* rows: a row per (CPU, context) with samples, then ALL per context */
+TEST(hist_rows_table)
+{
+	char w[5][32] = { { 0 } }, sum[32];
+	uint64_t irq = 0;
+	char *t;
+
+	t = render_many(17, OSN_LAYOUT_AUTO);
+	CHECK_HAS(t, "\nCPU ctx count min   avg max over\n");
+	CHECK_EQ(table_row_of(t, "16", "Thr", w), 1);
+	CHECK_STR(w[0], "2");
+	CHECK_STR(w[1], "4");		/* 4.6 us */
+	CHECK_STR(w[2], "20.30");
+	CHECK_STR(w[3], "36");
+	CHECK_STR(w[4], "1");
+	CHECK_EQ(table_row_of(t, "0", "IRQ", w), 0);	/* no sample */
+	CHECK_EQ(table_row_of(t, "0", "Thr", w), 0);
+	CHECK_EQ(table_row_of(t, "ALL", "IRQ", w), 1);
+	for (int c = 0; c < 17; c++)
+		irq += !c ? 0 : (1 + c % 8) * 1000 + 200;
+	snprintf(sum, sizeof(sum), "%.2f", irq / 16.0 / 1000);
+	CHECK_STR(w[0], "16");		/* the CPUs' counts added */
+	CHECK_STR(w[1], "1");		/* the min of the mins */
+	CHECK_STR(w[2], sum);
+	CHECK_STR(w[3], "8");		/* the max of the maxes */
+	CHECK_STR(w[4], "0");
+	CHECK_EQ(table_row_of(t, "ALL", "Thr", w), 1);
+	CHECK_STR(w[0], "32");
+	CHECK_STR(w[1], "3");
+	CHECK_STR(w[3], "36");
+	CHECK_STR(w[4], "16");
+	CHECK_EQ(table_row_of(t, "ALL", "Usr", w), 0);	/* without -u */
+	/* the last lines: ALL's */
+	CHECK_HAS(t, "\n 16 Thr     2   4 20.30  36    1\n"
+		     "ALL IRQ    16   1  4.70   8    0\n"
+		     "ALL Thr    32   3 16.18  36   16\n");
+	free(t);
+}
+
+/* rows: --no-header, --no-summary, --no-index, --with-zeros, -n */
+TEST(hist_rows_options)
+{
+	struct osn_tlat_view v = many_view(17, OSN_LAYOUT_AUTO);
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	char w[5][32] = { { 0 } };
+	struct h_buf b;
+	int lines = 0;
+
+	v.no_header = true;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK(!strchr(b.text, '#') && !strstr(b.text, "Index"));
+	CHECK(!strstr(b.text, "CPU ctx"));
+	CHECK_HAS(b.text, "\nALL IRQ    16");
+	free(b.text);
+	v.no_header = false;
+	v.no_summary = true;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_HAS(b.text, "Index   IRQ-ALL   Thr-ALL\n");
+	CHECK_HAS(b.text, "\nover:         0        16 \n");
+	CHECK(!strstr(b.text, "count:") && !strstr(b.text, "CPU ctx"));
+	CHECK(!strstr(b.text, "ALL IRQ"));
+	free(b.text);
+	v.no_summary = false;
+	v.no_index = true;
+	v.with_zeros = true;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK(!strstr(b.text, "Index") && !strstr(b.text, "over:"));
+	CHECK_HAS(b.text, "\n        0         0 \n");	/* bucket 0 */
+	CHECK_HAS(b.text, "\nCPU ctx count");
+	/* after the titles, -E 10 buckets' lines, over to max, a blank */
+	for (const char *l = strstr(b.text, "IRQ-ALL"); l && *l && *l != '\n';
+	     l = strchr(l, '\n'), l = l ? l + 1 : l)
+		lines++;
+	CHECK_EQ(lines, 1 + 10 + 5);
+	free(b.text);
+	/* -n: ns; -b 1000 */
+	fill_many(17, 1);
+	v.no_index = v.with_zeros = false;
+	v.unit_ns = 1;
+	v.bucket_us = 1000;
+	osn_render_tlat_hist(h_open(&b), &v, &in);
+	h_close(&b);
+	CHECK_HAS(b.text, "# Time unit is nanoseconds (ns)\n");
+	CHECK_HAS(b.text, "\n1000          2         0 \n");
+	CHECK_HAS(b.text, "\nmin:       1200      3100 \n");
+	CHECK_EQ(table_row_of(b.text, "ALL", "IRQ", w), 1);
+	CHECK_STR(w[1], "1200");
+	CHECK_STR(w[3], "8200");
+	CHECK_EQ(table_row_of(b.text, "16", "Thr", w), 1);
+	CHECK_STR(w[1], "4600");
+	CHECK_STR(w[2], "20300.00");
+	CHECK_STR(w[3], "36000");
+	free(b.text);
+}
+
+/* JSON keeps its schema: the same bytes whatever the text's layout */
+TEST(hist_json_any_layout)
+{
+	struct osn_tlat_view v = many_view(17, OSN_LAYOUT_COLUMNS);
+	struct osn_report_info in = info(OSN_CMD_TLAT_HIST);
+	struct h_buf a, b;
+
+	osn_json_tlat(h_open(&a), &v, &in, NULL);
+	h_close(&a);
+	v.layout = OSN_LAYOUT_ROWS;
+	osn_json_tlat(h_open(&b), &v, &in, NULL);
+	h_close(&b);
+	CHECK_STR(a.text, b.text);
+	CHECK(!strstr(a.text, "ALL"));
+	free(a.text);
 	free(b.text);
 }
 
@@ -750,6 +1059,12 @@ int main(int argc, char **argv)
 	RUN(top_layout);
 	RUN(hist_layout);
 	RUN(nano_layout);
+	RUN(layout_option);
+	RUN(merge);
+	RUN(hist_layout_choice);
+	RUN(hist_rows_table);
+	RUN(hist_rows_options);
+	RUN(hist_json_any_layout);
 	RUN(tasks_layout);
 	RUN(analysis);
 	RUN(irq_delay);

@@ -84,7 +84,7 @@ static const struct option hist_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-_Static_assert(OSN_HIST_COLUMNS_MAX == 16, "hist's help says 16");
+_Static_assert(OSN_HIST_COLUMNS_MAX == 16, "both hists' help say 16");
 
 static int layout_opt(struct osn_params *p, const char *arg)
 {
@@ -415,8 +415,6 @@ static int tlat_hist_opt(struct osn_params *p, int c, const char *arg)
 		break;
 	case OPT_CAUSES:
 		return osn_err("--causes is not an option of osn timerlat hist");
-	case OPT_LAYOUT:
-		return osn_err("--layout is an option of osn hist (osn timerlat hist keeps rtla's columns)");
 	default:
 		return hist_opt(p, c, arg);
 	}
@@ -563,9 +561,16 @@ const struct osn_cmd_desc osn_cmds[OSN_NR_CMDS] = {
 "      --no-irq               no IRQ columns\n"
 "      --no-thread            no thread columns\n"
 "      --no-header            no header lines\n"
-"      --no-summary           no count/min/avg/max rows\n"
+"      --no-summary           no count/min/avg/max rows (rows layout: no\n"
+"                             table of the CPUs)\n"
 "      --no-index             no index column\n"
-"      --with-zeros           print empty buckets too\n",
+"      --with-zeros           print empty buckets too\n"
+"      --layout L             columns (rtla's: a column per CPU and\n"
+"                             context), rows (a column per context, all\n"
+"                             the CPUs together, then a row per CPU and\n"
+"                             context and ALL: count, min, avg, max, over)\n"
+"                             or auto (the default: columns up to 16\n"
+"                             measured CPUs, else rows)\n",
 		.runtime_pct = 100,
 		.mode = OSN_MODE_TIMERLAT,
 		.json_tool = "osn timerlat hist",

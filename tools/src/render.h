@@ -88,7 +88,12 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 void osn_json_hist(FILE *f, const struct osn_hist *h,
 		   const struct osn_report_info *info);
 
-/* osn timerlat (tlat.h): top's table, hist's histogram, their JSON */
+/*
+ * osn timerlat (tlat.h): top's table, hist's histogram, their JSON.
+ * hist's --layout rows (auto: more than OSN_HIST_COLUMNS_MAX CPUs): a
+ * column per context of all the CPUs together, then a row per (CPU,
+ * context) with samples and ALL per context.
+ */
 struct osn_tlat_view;
 struct osn_tlat_aa;
 struct osn_cpu_task;

@@ -91,12 +91,10 @@ void osn_hist_body(FILE *f, const struct osn_hist *h,
 }
 
 /* --layout rows, or auto with more CPUs than rtla's columns fit. */
-static bool rows_layout(const struct osn_hist *h, const struct osn_params *p)
+bool osn_layout_rows(enum osn_layout l, size_t ncpus)
 {
-	enum osn_layout l = p ? p->layout : OSN_LAYOUT_AUTO;
-
 	return l == OSN_LAYOUT_ROWS ||
-	       (l == OSN_LAYOUT_AUTO && h->ncpus > OSN_HIST_COLUMNS_MAX);
+	       (l == OSN_LAYOUT_AUTO && ncpus > OSN_HIST_COLUMNS_MAX);
 }
 
 static const char *const row_head[] = {
@@ -178,7 +176,8 @@ void osn_render_hist(FILE *f, const struct osn_hist *h,
 		     const struct osn_report_info *info)
 {
 	const struct osn_params *p = info->params;
-	bool no_index = p && p->no_index, rows = rows_layout(h, p);
+	bool no_index = p && p->no_index;
+	bool rows = osn_layout_rows(p ? p->layout : OSN_LAYOUT_AUTO, h->ncpus);
 	char elapsed[32];
 	size_t shown = 0;
 

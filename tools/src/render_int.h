@@ -47,6 +47,8 @@ void osn_json_tail(struct osn_json *j, const struct osn_report_info *info);
 /* The rows of @h's histogram and its first @nsum summary rows. */
 void osn_hist_body(FILE *f, const struct osn_hist *h,
 		   const struct osn_params *p, int nsum);
+/* --layout rows, or auto with more than OSN_HIST_COLUMNS_MAX @ncpus. */
+bool osn_layout_rows(enum osn_layout l, size_t ncpus);
 /* One column's buckets, as JSON. */
 void osn_json_buckets(struct osn_json *j, const struct osn_hist *h,
 		      const struct osn_hist_cpu *c, bool with_zeros);

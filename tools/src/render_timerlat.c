@@ -68,7 +68,11 @@ void osn_render_tlat_top(FILE *f, const struct osn_tlat_view *v,
 			info->unmeasured);
 }
 
-/* hist's columns: (CPU, context) with samples, the shown contexts */
+/*
+ * hist's columns: (CPU, context) with samples, the shown contexts; or in
+ * the rows layout, each shown context with samples of all the CPUs
+ * together (cpu -1: ALL)
+ */
 struct columns {
 	size_t n;
 	const struct osn_tlat_stat **s;
@@ -82,9 +86,19 @@ static bool ctx_shown(const struct osn_tlat_view *v, int ctx)
 	return shown[ctx];
 }
 
-static int columns_get(const struct osn_tlat_view *v, struct columns *c)
+static void column_add(struct columns *c, const struct osn_tlat_stat *s,
+		       int cpu, int ctx)
 {
-	size_t max = v->ncpus * OSN_TLAT_NCTX;
+	c->s[c->n] = s;
+	c->cpu[c->n] = cpu;
+	c->ctx[c->n++] = ctx;
+}
+
+/* @all: the rows layout's ALL of each context, else NULL (a CPU's) */
+static int columns_get(const struct osn_tlat_view *v,
+		       const struct osn_tlat_stat *all, struct columns *c)
+{
+	size_t max = (all ? 1 : v->ncpus) * OSN_TLAT_NCTX;
 
 	c->n = 0;
 	c->s = calloc(max ? max : 1, sizeof(*c->s));
@@ -92,15 +106,15 @@ static int columns_get(const struct osn_tlat_view *v, struct columns *c)
 	c->ctx = calloc(max ? max : 1, sizeof(*c->ctx));
 	if (!c->s || !c->cpu || !c->ctx)
 		return -1;
-	for (size_t i = 0; i < v->ncpus; i++)
+	for (int x = 0; all && x < OSN_TLAT_NCTX; x++)
+		if (ctx_shown(v, x) && all[x].count)
+			column_add(c, &all[x], -1, x);
+	for (size_t i = 0; !all && i < v->ncpus; i++)
 		for (int x = 0; x < OSN_TLAT_NCTX; x++) {
 			const struct osn_tlat_stat *s = &v->cpu[v->cpus[i]].ctx[x];
 
-			if (!ctx_shown(v, x) || !s->count)
-				continue;
-			c->s[c->n] = s;
-			c->cpu[c->n] = v->cpus[i];
-			c->ctx[c->n++] = x;
+			if (ctx_shown(v, x) && s->count)
+				column_add(c, s, v->cpus[i], x);
 		}
 	return 0;
 }
@@ -124,8 +138,13 @@ static void hist_header(FILE *f, const struct osn_tlat_view *v,
 	fprintf(f, "# Duration: %s\n", elapsed);
 	if (!v->no_index)
 		fputs("Index", f);
-	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "   %s-%03d", ctx_titles[c->ctx[i]], c->cpu[i]);
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->cpu[i] < 0)
+			fprintf(f, "   %s-ALL", ctx_titles[c->ctx[i]]);
+		else
+			fprintf(f, "   %s-%03d", ctx_titles[c->ctx[i]],
+				c->cpu[i]);
+	}
 	fputc('\n', f);
 }
 
@@ -152,6 +171,13 @@ static void hist_rows(FILE *f, const struct osn_tlat_view *v,
 	}
 }
 
+/* rtla's avg has 2 decimals */
+static double avg_of(const struct osn_tlat_view *v,
+		     const struct osn_tlat_stat *s)
+{
+	return (double)s->sum / s->count / unit_of(v);
+}
+
 static void hist_summary(FILE *f, const struct osn_tlat_view *v,
 			 const struct columns *c)
 {
@@ -169,10 +195,8 @@ static void hist_summary(FILE *f, const struct osn_tlat_view *v,
 			uint64_t val[] = { s->over, s->count, s->min / unit_of(v),
 					   0, s->max / unit_of(v) };
 
-			/* rtla's avg has 2 decimals */
 			if (r == 3)
-				fprintf(f, "%9.2f ",
-					(double)s->sum / s->count / unit_of(v));
+				fprintf(f, "%9.2f ", avg_of(v, s));
 			else
 				fprintf(f, "%9llu ", (unsigned long long)val[r]);
 		}
@@ -180,20 +204,112 @@ static void hist_summary(FILE *f, const struct osn_tlat_view *v,
 	}
 }
 
+/* ---- hist's rows layout ----------------------------------------------------- */
+
+/* The ALL of each shown context: every measured CPU's merged. */
+static int all_get(const struct osn_tlat_view *v,
+		   struct osn_tlat_stat all[OSN_TLAT_NCTX])
+{
+	for (int x = 0; x < OSN_TLAT_NCTX; x++) {
+		if (!ctx_shown(v, x))
+			continue;
+		all[x].buckets = calloc(v->entries ? v->entries : 1,
+					sizeof(*all[x].buckets));
+		if (!all[x].buckets)
+			return -1;
+		for (size_t i = 0; i < v->ncpus; i++)
+			osn_tlat_merge(&all[x], &v->cpu[v->cpus[i]].ctx[x],
+				       v->entries);
+	}
+	return 0;
+}
+
+static const char *const row_head[] = {
+	"CPU", "ctx", "count", "min", "avg", "max", "over",
+};
+
+/* Row @r of the table: @s of context @x, "-" where it has no sample. */
+static void table_row(struct osn_table *t, int r, const char *label, int x,
+		      const struct osn_tlat_view *v,
+		      const struct osn_tlat_stat *s)
+{
+	snprintf(osn_table_cell(t, r, 0), OSN_CELL, "%s", label);
+	snprintf(osn_table_cell(t, r, 1), OSN_CELL, "%s", ctx_titles[x]);
+	snprintf(osn_table_cell(t, r, 2), OSN_CELL, "%llu",
+		 (unsigned long long)s->count);
+	for (int k = 3; k < 6 && !s->count; k++)
+		strcpy(osn_table_cell(t, r, k), "-");
+	if (s->count) {
+		snprintf(osn_table_cell(t, r, 3), OSN_CELL, "%llu",
+			 (unsigned long long)(s->min / unit_of(v)));
+		snprintf(osn_table_cell(t, r, 4), OSN_CELL, "%.2f",
+			 avg_of(v, s));
+		snprintf(osn_table_cell(t, r, 5), OSN_CELL, "%llu",
+			 (unsigned long long)(s->max / unit_of(v)));
+	}
+	snprintf(osn_table_cell(t, r, 6), OSN_CELL, "%llu",
+		 (unsigned long long)s->over);
+}
+
+/*
+ * A row per (CPU, shown context) with samples, then an ALL row per shown
+ * context, with samples or not.
+ */
+static void cpu_table(FILE *f, const struct osn_tlat_view *v,
+		      const struct osn_tlat_stat *all)
+{
+	static const bool left[ARRAY_SIZE(row_head)];
+	struct osn_table t = { 0 };
+	struct columns c = { 0 };
+	char label[16];
+	int r, nall = 0;
+
+	for (int x = 0; x < OSN_TLAT_NCTX; x++)
+		nall += ctx_shown(v, x);
+	if (!columns_get(v, NULL, &c) &&
+	    !osn_table_init(&t, ARRAY_SIZE(row_head), (int)c.n + nall,
+			    row_head, left)) {
+		for (r = 0; r < (int)c.n; r++) {
+			snprintf(label, sizeof(label), "%d", c.cpu[r]);
+			table_row(&t, r, label, c.ctx[r], v, c.s[r]);
+		}
+		for (int x = 0; x < OSN_TLAT_NCTX; x++)
+			if (ctx_shown(v, x))
+				table_row(&t, r++, "ALL", x, v, &all[x]);
+		t.no_head = v->no_header;
+		osn_table_layout(&t);
+		osn_table_print(f, &t);
+	}
+	osn_table_free(&t);
+	columns_free(&c);
+}
+
+/*
+ * rtla's columns; or (--layout rows, auto beyond OSN_HIST_COLUMNS_MAX
+ * CPUs) a column per context of all the CPUs together, then the table.
+ */
 void osn_render_tlat_hist(FILE *f, const struct osn_tlat_view *v,
 			  const struct osn_report_info *info)
 {
-	struct columns c;
+	struct osn_tlat_stat all[OSN_TLAT_NCTX] = { 0 };
+	bool rows = osn_layout_rows(v->layout, v->ncpus);
+	struct columns c = { 0 };
 
-	if (columns_get(v, &c)) {
+	if ((rows && all_get(v, all)) || columns_get(v, rows ? all : NULL, &c)) {
 		fputs("osn: out of memory\n", f);
 	} else {
 		if (!v->no_header)
 			hist_header(f, v, &c, info);
 		hist_rows(f, v, &c);
 		hist_summary(f, v, &c);
+		if (rows && !v->no_summary) {
+			fputc('\n', f);
+			cpu_table(f, v, all);
+		}
 	}
 	columns_free(&c);
+	for (int x = 0; x < OSN_TLAT_NCTX; x++)
+		free(all[x].buckets);
 }
 
 static void json_ctx(struct osn_json *j, const struct osn_tlat_view *v,

@@ -67,6 +67,7 @@ static void tlat_view(const struct osn_tool *t, struct osn_tlat_view *v)
 	v->no_header = p->no_header;
 	v->no_index = p->no_index;
 	v->unit_ns = p->nano ? 1 : 1000;
+	v->layout = p->layout;
 }
 
 /* --dump-tasks: the task switched in on a CPU, and a kworker's work */

@@ -36,6 +36,22 @@ void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
 		s->over++;
 }
 
+void osn_tlat_merge(struct osn_tlat_stat *dst, const struct osn_tlat_stat *src,
+		    unsigned entries)
+{
+	if (!src->count)
+		return;
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	dst->over += src->over;
+	for (unsigned b = 0; dst->buckets && src->buckets && b < entries; b++)
+		dst->buckets[b] += src->buckets[b];
+}
+
 /* The part of [s, s + d] inside [lo, hi]. */
 static uint64_t overlap(uint64_t s, uint64_t d, uint64_t lo, uint64_t hi)
 {

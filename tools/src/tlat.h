@@ -14,6 +14,7 @@
 
 #include "event.h"
 #include "explain.h"
+#include "params.h"
 
 /* The contexts osn timerlat counts: IRQ, thread, return from user. */
 #define OSN_TLAT_NCTX	3
@@ -40,6 +41,7 @@ struct osn_tlat_view {
 	bool user;			/* -u/-U: the return from user too */
 	bool with_zeros, no_summary, no_header, no_index;
 	unsigned unit_ns;		/* 1000: us; 1: ns (-n) */
+	enum osn_layout layout;		/* hist's --layout */
 };
 
 /*
@@ -61,6 +63,15 @@ struct osn_cpu_task {
  */
 void osn_tlat_add(struct osn_tlat_cpu *c, const struct osn_event *ev,
 		  uint64_t bucket, unsigned entries, unsigned unit_ns);
+
+/*
+ * @src's samples into @dst, as if @dst had had them too (the ALL of
+ * several CPUs): count, sum, over and the @entries buckets (when both
+ * have buckets) add up, min and max are the extremes of both.  cur is
+ * left alone: no one sample is the current one of several CPUs.
+ */
+void osn_tlat_merge(struct osn_tlat_stat *dst, const struct osn_tlat_stat *src,
+		    unsigned entries);
 
 /* -n: "ns", else "us", the unit of the tables */
 static inline const char *osn_tlat_unit(unsigned unit_ns)
