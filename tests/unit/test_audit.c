@@ -701,6 +701,195 @@ TEST(cpus)
 	osn_audit_free(&a);
 }
 
+/* "1,3,5,...": every other CPU from @first below @n, allocated */
+static char *every_other(int first, int n)
+{
+	char *s = malloc(OSN_CPULIST_LEN);
+	size_t o = 0;
+
+	s[0] = 0;
+	for (int c = first; c < n; c += 2)
+		o += snprintf(s + o, OSN_CPULIST_LEN - o, "%s%d", o ? "," : "", c);
+	return s;
+}
+
+/* @words 32-bit words of @word, as the kernel prints a mask */
+static char *mask_of(const char *word, int words)
+{
+	char *s = malloc((size_t)words * 9 + 2);
+
+	s[0] = 0;
+	for (int w = 0; w < words; w++)
+		strcat(strcat(s, w ? "," : ""), word);
+	return s;
+}
+
+/* The worst cpulists and masks fit their buffers. */
+TEST(long_lists_fit)
+{
+	struct osn_cpuset s;
+	char *buf = malloc(OSN_CPULIST_LEN);
+	char *odd = every_other(1, OSN_MAX_CPUS);
+	size_t n;
+
+	osn_cpuset_zero(&s);
+	for (int c = 0; c < OSN_MAX_CPUS; c++)
+		if (c % 3 != 2)
+			osn_cpuset_set(&s, c);
+	n = osn_format_cpulist(&s, buf, OSN_CPULIST_LEN);
+	CHECK(n + 2 <= OSN_CPULIST_LEN);	/* with a newline and the NUL */
+	CHECK_EQ(strlen(buf), n);
+	CHECK(!strncmp(buf, "0-1,3-4,6-7,", 12));
+	CHECK_EQ(osn_parse_cpulist(odd, OSN_MAX_CPUS, &s), 0);
+	CHECK_EQ(osn_format_cpulist(&s, buf, OSN_CPULIST_LEN), 9684);
+	CHECK_STR(buf, odd);
+	osn_cpuset_zero(&s);
+	for (int c = 0; c < OSN_MAX_CPUS; c++)
+		osn_cpuset_set(&s, c);
+	osn_format_hexmask(&s, buf, OSN_HEXMASK_LEN);
+	CHECK_EQ(strlen(buf), OSN_HEXMASK_LEN - 1);
+	CHECK_STR(buf + strlen(buf) - 17, "ffffffff,ffffffff");
+	free(odd);
+	free(buf);
+}
+
+/* Every other CPU of @n, odd and even; the masks of all and the even. */
+struct long_lists {
+	char *odd, *even, *mask, *hkm;
+};
+
+static struct long_lists long_lists(int n)
+{
+	struct long_lists l = {
+		every_other(1, n), every_other(0, n),
+		mask_of("ffffffff", n / 32), mask_of("55555555", n / 32),
+	};
+
+	return l;
+}
+
+static void long_lists_free(struct long_lists *l)
+{
+	free(l->odd);
+	free(l->even);
+	free(l->mask);
+	free(l->hkm);
+}
+
+/*
+ * 256 CPUs isolated every other one: "1,3,...,255" is 456 characters,
+ * more than the 255 that osn audit's CPU lists had.
+ */
+TEST(long_lists_256)
+{
+	struct long_lists l = long_lists(256);
+	char line[2048], want[2048];
+	struct osn_audit_task t;
+	struct osn_audit a;
+	struct h_buf b;
+	char *out;
+
+	CHECK_EQ(strlen(l.odd), 456);
+	new_root();
+	put("/sys/devices/system/cpu/possible", "0-255\n");
+	snprintf(line, sizeof(line),
+		 "ro isolcpus=domain,managed_irq,%s nohz_full=%s rcu_nocbs=%s irqaffinity=%s\n",
+		 l.odd, l.odd, l.odd, l.even);
+	put("/proc/cmdline", line);
+	snprintf(line, sizeof(line), "%s\n", l.mask);
+	put("/sys/devices/virtual/workqueue/cpumask", line);
+	CHECK_EQ(osn_audit_init(&a, root, NULL), 0);
+	CHECK_STR(a.cpus_str, l.odd);
+	CHECK_STR(a.hk_str, l.even);
+	t = mk(42, "app", false, l.odd);
+	a.tasks = &t;
+	a.nr_tasks = 1;
+	osn_audit_run(&a);
+	snprintf(want, sizeof(want), "isolcpus=domain,managed_irq,%s in /proc/cmdline", l.odd);
+	CHECK_STR(ev(&a, "boot/isolcpus"), want);
+	CHECK_STR(st(&a, "boot/consistency"), "ok");
+	snprintf(want, sizeof(want), "may run on CPUs %s (allowed %s)", l.odd, l.odd);
+	CHECK_HAS(ev(&a, "task/42"), want);
+	snprintf(want, sizeof(want), "taskset -pc %s 42", l.even);
+	CHECK_HAS(fx(&a, "task/42"), want);
+	snprintf(want, sizeof(want), "echo %s > /sys/devices/virtual/workqueue/cpumask", l.hkm);
+	CHECK_STR(fx(&a, "wq/cpumask"), want);
+	osn_audit_print(&a, h_open(&b));
+	out = h_close(&b);
+	snprintf(want, sizeof(want), "osn audit: CPUs %s (", l.odd);
+	CHECK_HAS(out, want);
+	free(out);
+	osn_audit_free(&a);
+	long_lists_free(&l);
+}
+
+/*
+ * 4096 CPUs (the kernel's NR_CPUS may be 8192): -c every other one
+ * (9684 characters), an IRQ and the watchdog allowed there, the
+ * workqueues' mask of 1151, a nohz_full= of 6944: each quoted whole.
+ */
+TEST(long_lists_4096)
+{
+	struct long_lists l = long_lists(4096);
+	char *nohz = every_other(1, 3000), *left = every_other(3001, 4096);
+	char *text = malloc(2 * OSN_CPULIST_LEN), *want = malloc(3 * OSN_CPULIST_LEN);
+	struct osn_audit_task t;
+	struct osn_audit a;
+	struct h_buf b;
+	char *out;
+
+	new_root();
+	put("/sys/devices/system/cpu/possible", "0-4095\n");
+	sprintf(text, "ro nohz_full=%s\n", nohz);
+	put("/proc/cmdline", text);
+	put("/proc/interrupts",
+	    "           CPU0       CPU1\n"
+	    " 27:          5          7   PCI-MSI 1-edge      nvme0q1\n");
+	sprintf(text, "%s\n", l.odd);
+	put("/proc/irq/27/smp_affinity_list", text);
+	put("/proc/irq/27/effective_affinity_list", "1\n");
+	put("/proc/sys/kernel/watchdog_cpumask", text);
+	sprintf(text, "%s\n", l.mask);
+	put("/sys/devices/virtual/workqueue/cpumask", text);
+	CHECK_EQ(osn_audit_init(&a, root, l.odd), 0);
+	CHECK_STR(a.cpus_str, l.odd);
+	CHECK_STR(a.hk_str, l.even);
+	CHECK_STR(a.cpus_from, "-c");	/* not a cut list */
+	t = mk(7, "daemon", false, "0-4095");
+	a.tasks = &t;
+	a.nr_tasks = 1;
+	osn_audit_run(&a);
+	CHECK_STR(st(&a, "irq/27"), "fail");
+	sprintf(want, "nvme0q1: smp_affinity_list %s, effective_affinity_list 1 ", l.odd);
+	CHECK_HAS(ev(&a, "irq/27"), want);
+	sprintf(want, "echo %s > /proc/irq/27/smp_affinity_list", l.even);
+	CHECK_STR(fx(&a, "irq/27"), want);
+	CHECK_STR(st(&a, "watchdog/cpumask"), "warn");
+	sprintf(want, "%s (/proc/sys/kernel/watchdog_cpumask) includes CPUs %s:", l.odd, l.odd);
+	CHECK_HAS(ev(&a, "watchdog/cpumask"), want);
+	sprintf(want, "%s (/sys/devices/virtual/workqueue/cpumask) includes CPUs %s:", l.mask, l.odd);
+	CHECK_HAS(ev(&a, "wq/cpumask"), want);
+	sprintf(want, "echo %s > /sys/devices/virtual/workqueue/cpumask", l.hkm);
+	CHECK_STR(fx(&a, "wq/cpumask"), want);
+	sprintf(want, "boot with isolcpus=domain,%s, or systemctl set-property --runtime init.scope system.slice user.slice AllowedCPUs=%s",
+		l.odd, l.even);
+	CHECK_STR(fx(&a, "tasks/unpinned"), want);
+	sprintf(want, "nohz_full=%s in /proc/cmdline leaves out CPUs %s", nohz, left);
+	CHECK_STR(ev(&a, "boot/nohz_full"), want);
+	osn_audit_print_json(&a, h_open(&b));
+	out = h_close(&b);
+	CHECK(h_json_valid(out));
+	sprintf(want, "\"cpus\": \"%s\"", l.odd);
+	CHECK_HAS(out, want);
+	free(out);
+	osn_audit_free(&a);
+	long_lists_free(&l);
+	free(nohz);
+	free(left);
+	free(text);
+	free(want);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -715,6 +904,9 @@ int main(int argc, char **argv)
 	RUN(bad);
 	RUN(malformed);
 	RUN(cpus);
+	RUN(long_lists_fit);
+	RUN(long_lists_256);
+	RUN(long_lists_4096);
 	rm_tree();
 	return h_done(argv[0]);
 }

@@ -114,6 +114,7 @@ void audit_add(struct osn_audit *a, enum osn_audit_status st,
 {
 	struct osn_audit_finding *f;
 	va_list ap;
+	int r;
 
 	if (a->n == a->cap) {
 		int cap = a->cap ? a->cap * 2 : 64;
@@ -124,15 +125,21 @@ void audit_add(struct osn_audit *a, enum osn_audit_status st,
 		a->f = p;
 		a->cap = cap;
 	}
-	f = &a->f[a->n++];
+	f = &a->f[a->n];
 	memset(f, 0, sizeof(*f));
 	osn_strlcpy(f->check, check, sizeof(f->check));
 	f->status = st;
 	va_start(ap, fmt);
-	vsnprintf(f->evidence, sizeof(f->evidence), fmt, ap);
+	r = vasprintf(&f->evidence, fmt, ap);
 	va_end(ap);
-	if (fix)
-		osn_strlcpy(f->fix, fix, sizeof(f->fix));
+	if (r < 0)
+		return;
+	f->fix = strdup(fix ? fix : "");
+	if (!f->fix) {
+		free(f->evidence);
+		return;
+	}
+	a->n++;
 }
 
 bool audit_unread(struct osn_audit *a, int r, const char *check,
@@ -167,7 +174,7 @@ void audit_append(char *buf, size_t len, const char *fmt, ...)
 
 int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 {
-	char buf[4096], v[4096];
+	char buf[OSN_CPULIST_LEN], v[OSN_AUDIT_CMDLINE_LEN];
 	struct osn_cpuset possible, tmp;
 	unsigned int fl;
 	int r;
@@ -202,7 +209,12 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 	if (cpus_arg) {
 		if (osn_parse_cpulist(cpus_arg, a->nr_cpus, &a->cpus))
 			return osn_err("-c %s", osn_last_err());
-		snprintf(a->cpus_from, sizeof(a->cpus_from), "-c %s", cpus_arg);
+		/* a long list is not cut: cpus_str has the CPUs, whole */
+		if (strlen(cpus_arg) + 4 > sizeof(a->cpus_from))
+			osn_strlcpy(a->cpus_from, "-c", sizeof(a->cpus_from));
+		else
+			snprintf(a->cpus_from, sizeof(a->cpus_from), "-c %s",
+				 cpus_arg);
 	} else {
 		osn_cpuset_zero(&a->cpus);
 		if (osn_cmdline_param(a->cmdline, "nohz_full", v, sizeof(v)) == 2 &&
@@ -236,6 +248,10 @@ int osn_audit_init(struct osn_audit *a, const char *root, const char *cpus_arg)
 
 void osn_audit_free(struct osn_audit *a)
 {
+	for (int i = 0; i < a->n; i++) {
+		free(a->f[i].evidence);
+		free(a->f[i].fix);
+	}
 	free(a->f);
 	free(a->unreadable);
 	a->f = NULL;

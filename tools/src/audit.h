@@ -28,13 +28,23 @@ enum osn_audit_status {
 	OSN_AUDIT_NA,
 };
 
-#define OSN_AUDIT_FIX_LEN	1536
+/*
+ * A fix a check writes before audit_add() copies it: room for two CPU
+ * lists (the audited and the housekeeping CPUs) and its words.
+ */
+#define OSN_AUDIT_FIX_LEN	(2 * OSN_CPULIST_LEN + 512)
+/* /proc/cmdline, and so the longest value of one of its parameters */
+#define OSN_AUDIT_CMDLINE_LEN	8192
 
+/*
+ * evidence and fix are allocated (osn_audit_free() frees them) at their
+ * length: they quote CPU lists and masks, which have no useful bound.
+ */
 struct osn_audit_finding {
 	char check[48];
 	enum osn_audit_status status;
-	char evidence[1024];
-	char fix[OSN_AUDIT_FIX_LEN];
+	char *evidence;
+	char *fix;		/* "" when there is none */
 };
 
 /* A task as the audit needs it (audit_cmd.c fills these from libproc2). */
@@ -61,9 +71,9 @@ struct osn_audit {
 	struct osn_cpuset cpus;	/* audited */
 	struct osn_cpuset online;	/* online CPUs (possible ones if unknown) */
 	struct osn_cpuset hk;	/* online CPUs that are not audited */
-	char cpus_str[256], hk_str[256];
+	char cpus_str[OSN_CPULIST_LEN], hk_str[OSN_CPULIST_LEN];
 	char cpus_from[160];	/* why these CPUs (default or -c) */
-	char cmdline[8192];
+	char cmdline[OSN_AUDIT_CMDLINE_LEN];
 	bool have_cmdline;
 	/* tasks: NULL with tasks_why set when they could not be read */
 	const struct osn_audit_task *tasks;

@@ -27,7 +27,7 @@ struct irq_scan {
 static void check_irq_line(struct osn_audit *a, struct irq_scan *s,
 			   const char *line)
 {
-	char path[1024], aff[4096], eff[4096], check[48];
+	char path[1024], aff[OSN_CPULIST_LEN], eff[OSN_CPULIST_LEN], check[48];
 	char irq[32], desc[512], name[128], fix[OSN_AUDIT_FIX_LEN];
 	struct osn_cpuset as, es;
 	bool have_eff, touch_aff, touch_eff;
@@ -204,8 +204,8 @@ static void task_fix(const struct osn_audit *a, const struct osn_audit_task *t,
 
 void osn_audit_check_tasks(struct osn_audit *a)
 {
-	char fix[OSN_AUDIT_FIX_LEN], check[48], al[256], percpu[512] = "", users[512] = "";
-	char wqmask[256];
+	char fix[OSN_AUDIT_FIX_LEN], check[48], al[OSN_CPULIST_LEN];
+	char percpu[512] = "", users[512] = "", wqmask[OSN_HEXMASK_LEN];
 	int npercpu = 0, nusers = 0, irqbalance = -1;
 
 	if (!a->tasks) {

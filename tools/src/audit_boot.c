@@ -17,7 +17,7 @@
 static int boot_cpulist(struct osn_audit *a, const char *name, const char *why,
 			struct osn_cpuset *set)
 {
-	char v[4096], check[48], fix[OSN_AUDIT_FIX_LEN];
+	char v[OSN_AUDIT_CMDLINE_LEN], check[48], fix[OSN_AUDIT_FIX_LEN];
 	struct osn_cpuset miss;
 	int r = osn_cmdline_param(a->cmdline, name, v, sizeof(v));
 
@@ -47,7 +47,7 @@ static int boot_cpulist(struct osn_audit *a, const char *name, const char *why,
 	if (osn_cpuset_empty(&miss)) {
 		audit_add(a, OSN_AUDIT_OK, check, NULL, "%s=%s in /proc/cmdline", name, v);
 	} else {
-		char m[256];
+		char m[OSN_CPULIST_LEN];
 
 		osn_format_cpulist(&miss, m, sizeof(m));
 		audit_add(a, OSN_AUDIT_WARN, check, fix,
@@ -86,7 +86,8 @@ struct boot_lists {
 /* isolcpus=, with its flags */
 static void boot_isolcpus(struct osn_audit *a, struct boot_lists *b)
 {
-	char v[4096], fix[OSN_AUDIT_FIX_LEN], s1[256];
+	char v[OSN_AUDIT_CMDLINE_LEN], fix[OSN_AUDIT_FIX_LEN];
+	char s1[OSN_CPULIST_LEN];
 	struct osn_cpuset x;
 	unsigned int fl = 0;
 	int r;
@@ -128,7 +129,8 @@ static void boot_isolcpus(struct osn_audit *a, struct boot_lists *b)
 /* irqaffinity=: the default affinity of IRQs, the housekeeping CPUs */
 static void boot_irqaffinity(struct osn_audit *a, struct boot_lists *b)
 {
-	char v[4096], fix[OSN_AUDIT_FIX_LEN], s1[256];
+	char v[OSN_AUDIT_CMDLINE_LEN], fix[OSN_AUDIT_FIX_LEN];
+	char s1[OSN_CPULIST_LEN];
 	struct osn_cpuset x;
 	int r;
 
@@ -157,7 +159,7 @@ static void boot_irqaffinity(struct osn_audit *a, struct boot_lists *b)
 /* Consistency among the lists that were given. */
 static void boot_consistency(struct osn_audit *a, const struct boot_lists *b)
 {
-	char fix[OSN_AUDIT_FIX_LEN], s1[256], s2[256];
+	char fix[OSN_AUDIT_FIX_LEN], s1[OSN_CPULIST_LEN], s2[OSN_CPULIST_LEN];
 	struct osn_cpuset x;
 
 	if (!b->has_isol && !b->has_nohz && !b->has_nocb && !b->has_irqa) {

@@ -112,7 +112,9 @@ void osn_audit_check_memory(struct osn_audit *a)
 void osn_audit_check_workqueues(struct osn_audit *a)
 {
 	const char *dir = "/sys/devices/virtual/workqueue";
-	char buf[4096], path[1024], full[1024], fix[OSN_AUDIT_FIX_LEN], hkm[256];
+	/* buf: a mask of NR_CPUS 8192, 2304 bytes, fits */
+	char buf[4096], path[1024], full[1024], fix[OSN_AUDIT_FIX_LEN];
+	char hkm[OSN_HEXMASK_LEN];
 	struct osn_cpuset m;
 	struct dirent *d;
 	int n = 0, bad = 0;
@@ -170,7 +172,7 @@ void osn_audit_check_workqueues(struct osn_audit *a)
 
 void osn_audit_check_sysctls(struct osn_audit *a)
 {
-	char buf[4096], fix[OSN_AUDIT_FIX_LEN];
+	char buf[OSN_CPULIST_LEN], fix[OSN_AUDIT_FIX_LEN];
 	struct osn_cpuset m, x;
 	long on = 1;
 	int r;

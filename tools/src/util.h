@@ -17,6 +17,21 @@
 #define OSN_ERR_LEN	1024
 
 /*
+ * Bytes of the longest cpulist of CPUs below OSN_MAX_CPUS, with a
+ * newline (as read from a file) and the NUL.  An item covers k CPUs and
+ * the gap after it: "a," (k 1, 5 characters for 2 CPUs) or "a-b," (k 2,
+ * 10 for 3: the worst, "0-1,3-4,6-7,..."; longer runs cost less a CPU).
+ * 4096 CPUs: 13662 bytes, where the list of every other CPU needs 9685.
+ */
+#define OSN_CPULIST_LEN	((OSN_MAX_CPUS + 2) / 3 * 10 + 2)
+/*
+ * Bytes of the kernel's hex mask (%*pb) of OSN_MAX_CPUS CPUs: a digit
+ * for 4, a comma between 32-bit words, the NUL (4096 CPUs: 1152).
+ */
+#define OSN_HEXMASK_LEN	(OSN_MAX_CPUS / 4 + OSN_MAX_CPUS / 32)
+_Static_assert(OSN_MAX_CPUS <= 10000, "OSN_CPULIST_LEN: 4-digit CPU numbers");
+
+/*
  * The number of elements of array @a.  Given a pointer, gcc's
  * -Wsizeof-pointer-div (in -Wall, so an error here) refuses it.
  */
