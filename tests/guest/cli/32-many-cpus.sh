@@ -1,5 +1,5 @@
 #!/bin/sh
-# timeout: 120
+# timeout: 180
 # matrix: shard
 # boot: smp8 vm.smp=8
 # The layouts for many CPUs, on 8 vCPUs with 7 measured, named one by
@@ -9,7 +9,9 @@
 # availability; osn top --summary: the ALL rows only; osn hist --layout
 # rows: the histogram of them all (Index ALL), a row per CPU 1-7 with
 # its JSON count, ALL with their sum, every line of the table as wide
-# as its title.  The JSON keeps its keys.  The
+# as its title; osn timerlat hist --layout rows: IRQ-ALL and Thr-ALL, a
+# row per CPU and context with its JSON count, ALL Thr their sum.  The
+# JSON keeps its keys.  The
 # boot is its own (smp8): it was cli/25-sparse-cpus', brought to 8
 # vCPUs, but cli/25's comparison of two CPUs' own IRQ time does not hold
 # at 8 on trixie-rt-arm64.  It costs one boot on 6.1, on the other
@@ -95,4 +97,26 @@ assert_eq "$1 $2" "$(cli_json "$j" '[([.cpus[].count] | add), ([.cpus[].over] | 
 # right-aligned: the table's lines are as wide as its title
 w=$(awk '/^CPU +count/ { t = 1 } t { print length }' "$t" | sort -u | wc -l)
 assert_eq "$w" 1 "hist: widths of the table's lines"
+
+# 4. osn timerlat hist --layout rows: a column per context (IRQ-ALL,
+# Thr-ALL), then a row per CPU and context with its JSON count, and ALL
+cli_start "$CLI_OUT/tl.txt" timerlat hist -c 1,2,3,4,5,6,7 -p 100000 -d 2 \
+	--layout rows --json="$CLI_OUT/tl.json"
+cli_wait_end
+j=$CLI_OUT/tl.json t=$CLI_OUT/tl.txt
+cat "$t"
+assert_eq "$RC" 0 "osn timerlat hist --layout rows exit status"
+grep -Eq '^Index +IRQ-ALL +Thr-ALL$' "$t" || fail "timerlat hist: no 'Index IRQ-ALL Thr-ALL' line"
+grep -q 'IRQ-00' "$t" && fail "timerlat hist --layout rows: rtla's columns"
+grep -Eq '^CPU +ctx +count +min +avg +max +over$' "$t" ||
+	fail "timerlat hist: no title of the table of rows"
+for c in 1 2 3 4 5 6 7; do
+	for x in IRQ:irq Thr:thread; do
+		got=$(awk -v c="$c" -v x="${x%%:*}" '$1 == c && $2 == x { print $3 }' "$t")
+		assert_eq "$got" "$(cli_json "$j" ".cpus[] | select(.cpu == $c) | .${x#*:}.count")" \
+			"timerlat hist: count of CPU $c's ${x%%:*} row"
+	done
+done
+got=$(awk '$1 == "ALL" && $2 == "Thr" { print $3 }' "$t")
+assert_eq "$got" "$(cli_json "$j" '[.cpus[].thread.count] | add')" "timerlat hist: ALL Thr count"
 exit 0
