@@ -108,20 +108,30 @@ static unsigned map_size_for(uint64_t want, unsigned min, unsigned max)
 	return size;
 }
 
+/*
+ * The display table: a key per CPU and bucket (the -E buckets and a few
+ * past them).  The kernel preallocates size= entries (and a hash table
+ * of twice as many slots itself): each costs a few allocations when the
+ * trigger is made and removed, which at 64 CPUs under TCG took seconds,
+ * so no slack on top of that.
+ */
 static unsigned map_size(const struct osn_tool *t)
 {
-	return map_size_for((uint64_t)t->ncpus * (t->p->entries + 64) * 2,
+	return map_size_for((uint64_t)t->ncpus * (t->p->entries + 64),
 			    2048, 131072);
 }
 
 /*
  * The fine table: one entry per occupied fine bucket and CPU, so its
- * size follows the spread of the samples, not -E; when it is full the
- * percentiles of the buckets it missed keep the display resolution.
+ * size follows the spread of the samples, not -E or the CPU count: 16384
+ * entries at most (the percentiles of a few thousand distinct fine
+ * durations a CPU on 4 CPUs; fewer on more).  When it is full the
+ * percentiles of the buckets it missed keep the display resolution (the
+ * JSON's percentiles_exact says which).
  */
 static unsigned fine_map_size(const struct osn_tool *t)
 {
-	return map_size_for((uint64_t)t->ncpus * 4096, 8192, 65536);
+	return map_size_for((uint64_t)t->ncpus * 4096, 8192, 16384);
 }
 
 static int hist_init(struct osn_tool *t)
