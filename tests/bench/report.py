@@ -618,12 +618,31 @@ SCALE_ROWS = [
     ('top running: RSS of the tool (kB)', 'mem_tool_top', key('rss_kb'), 0, ('osn', 'rtla')),
     ('top running: memory used, tool + instance (MemFree drop, kB)', 'mem_tool_top',
      key('used_kb'), 0, ('osn', 'rtla')),
+    ('top: CPU from the end of collection to exit (ms)', 'tool_top_high', key('stop_ms'), 0,
+     ('osn', 'rtla')),
+    ('top: CPU time of the whole run (ms)', 'tool_top_low', key('cpu_ms'), 0, ('osn', 'rtla')),
+    ('top: wake-ups per second while collecting', 'tool_top_low', key('wakeups_s'), 0,
+     ('osn', 'rtla')),
+    ('top, injected IRQs at a 1 µs threshold: events lost', 'tool_top_high', key('lost'), 0,
+     ('osn', 'rtla')),
     ('hist: CPU to start (ms)', 'tool_hist_low', key('startup_ms'), 0, ('osn', 'rtla')),
     ('hist, threshold 50 µs: CPU while collecting (% of a CPU)', 'tool_hist_low', key('run_pct'),
      2, ('osn', 'rtla')),
+    ('hist: CPU from the end of collection to exit (ms)', 'tool_hist_high', key('stop_ms'), 0,
+     ('osn', 'rtla')),
+    ('hist: CPU time of the whole run (ms)', 'tool_hist_low', key('cpu_ms'), 0, ('osn', 'rtla')),
+    ('hist, injected IRQs at a 1 µs threshold: events lost', 'tool_hist_high', key('lost'), 0,
+     ('osn', 'rtla')),
     ('hist running: RSS of the tool (kB)', 'mem_tool_hist', key('rss_kb'), 0, ('osn', 'rtla')),
     ('hist running: memory used, tool + instance (MemFree drop, kB)', 'mem_tool_hist',
      key('used_kb'), 0, ('osn', 'rtla')),
+    ('monitor, nothing injected: CPU while running (% of a CPU)', 'monitor_low', key('run_pct'),
+     2, ('osn',)),
+    ('monitor, injected IRQs: CPU while running (% of a CPU)', 'monitor_high', key('run_pct'), 2,
+     ('osn',)),
+    ('timerlat top -d 5s: CPU time, start to exit (ms)', 'tlt_cost', key('cpu_ms'), 0,
+     ('osn', 'rtla')),
+    ('timerlat top: peak RSS (kB)', 'tlt_cost', key('hwm_kb'), 0, ('osn', 'rtla')),
     ('memory used by insmod (MemFree drop, kB)', 'footprint', key('load_used_kb'), 0, ('osn',)),
     ('tracer running: memory used (MemFree drop, kB)', 'mem_tracer', key('used_kb'), 0,
      ('osn', 'up')),
@@ -642,6 +661,7 @@ def scale_table(runs):
           f' | per added measured CPU ({ns[0]}→{ns[-1]} vCPUs) |',
           '| --- | --- | ' + ' | '.join('---' for _ in ns) + ' | --- |']
     for label, fig, metric, digits, tools in SCALE_ROWS:
+        per_tool = {}
         for tool in tools:
             meds = []
             cells = []
@@ -656,6 +676,16 @@ def scale_table(runs):
             if meds[0] is not None and meds[-1] is not None and ns[-1] > ns[0]:
                 slope = fmt_num((meds[-1] - meds[0]) / (ns[-1] - ns[0]), max(digits, 1))
             md.append(f'| {label} | {tool} | ' + ' | '.join(cells) + f' | {slope} |')
+            per_tool[tool] = (meds, slope)
+        # osn against rtla in the same boot, and their growth per CPU
+        if 'osn' in per_tool and 'rtla' in per_tool:
+            (a, sa), (b, sb) = per_tool['osn'], per_tool['rtla']
+            ratios = ['-' if x is None or not y else fmt_num(x / y, 2) for x, y in zip(a, b)]
+            try:
+                gr = fmt_num(float(sa.replace(',', '')) / float(sb.replace(',', '')), 2)
+            except (ValueError, ZeroDivisionError):
+                gr = '-'
+            md.append(f'| {label} | **osn / rtla** | ' + ' | '.join(ratios) + f' | {gr} |')
     return '\n'.join(md) + '\n'
 
 

@@ -31,11 +31,13 @@
 #   --repeats N   repeats of every measurement (default 5; env BENCH_REPEATS)
 #   --quick       1 repeat, short windows: a smoke test of the harness
 #   --scale       instead: how osn grows with the CPU count.  One boot per
-#                 vCPU count (BENCH_SMPS, default "2 4 8") running
-#                 30-overhead, 40-toolcost and 50-footprint with every CPU
+#                 vCPU count (BENCH_SMPS, default "16 32 64"; "2 4 8" for a
+#                 quick one) running 30-overhead, 40-toolcost, 45-monitor,
+#                 50-footprint and 63-timerlat-toolcost with every CPU
 #                 but 0 measured (BENCH_SCALE=1 in the guest); the table
-#                 goes to build/bench/<K>/scale.md and the "<K> scale"
-#                 block of Documentation/performance.md
+#                 goes to build/bench/<K>/scale.md and the "<K> scale
+#                 16/32/64" block (the sizes run) of
+#                 Documentation/performance.md
 #
 # Never part of `make check`: figures are reported, not asserted.  Exit
 # status: 0 when every kernel produced results, 1 otherwise.
@@ -77,17 +79,18 @@ export OSN_VM_ENV="BENCH_REPEATS=$repeats BENCH_QUICK=$quick"
 
 # scale_kernel K: the --scale boots of K and their table.
 scale_kernel() {
-	local K=$1 kout=$out/$1 smp logs=() secs t0 rc=0
+	local K=$1 kout=$out/$1 smp logs=() secs t0 rc=0 smps=${BENCH_SMPS:-16 32 64}
 	mkdir -p "$kout"
 	t0=$(now_s)
-	for smp in ${BENCH_SMPS:-2 4 8}; do
+	for smp in $smps; do
 		note "bench $K, $smp vCPUs (scale): log $kout/scale-$smp.log"
 		# single-threaded TCG shares one host CPU among the vCPUs: the
 		# guest runs about smp/2 times slower than with 2 vCPUs
 		OSN_VM_SMP=$smp OSN_VM_MEM=$((1024 + 128 * smp)) \
 			OSN_VM_TIMEOUT=$((3600 * smp / 2)) \
 			OSN_VM_ENV="$OSN_VM_ENV BENCH_SCALE=1 OSN_TIMEOUT_SCALE=$(((smp + 1) / 2))" \
-			"$OSN_ROOT/tests/vm/run-kernel.sh" "$K" 30-overhead 40-toolcost 50-footprint \
+			"$OSN_ROOT/tests/vm/run-kernel.sh" "$K" 30-overhead 40-toolcost 45-monitor \
+			50-footprint 63-timerlat-toolcost \
 			>"$kout/scale-$smp.log" 2>&1 || rc=1
 		grep -E '^(OSN-TEST:|OSN-RESULT)|OSN-BENCH' "$kout/scale-$smp.log" | sed "s/^ */  [$K x$smp] /"
 		logs+=("$kout/scale-$smp.log")
@@ -98,7 +101,8 @@ scale_kernel() {
 		--md "$kout/scale.md" "${logs[@]}" || return 1
 	if [ $doc = 1 ] && [ $quick = 0 ]; then
 		python3 "$OSN_ROOT/tests/bench/report.py" --update-doc \
-			"$OSN_ROOT/Documentation/performance.md" --kernel "$K scale" --md "$kout/scale.md"
+			"$OSN_ROOT/Documentation/performance.md" \
+			--kernel "$K scale $(echo $smps | tr ' ' /)" --md "$kout/scale.md"
 	fi
 	cat "$kout/scale.md"
 	note "bench $K (scale): ${secs}s, table in $kout/scale.md"

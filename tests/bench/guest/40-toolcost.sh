@@ -18,7 +18,10 @@
 #               injected on CPU 1 every 150 us (as fast as the emulated
 #               timer manages): run_pct over another $SECS s,
 # and the events it says it lost at the end ("N events lost" / "missed").
-# The run ends with SIGINT; cpu_ms is the whole run (`time -p`).
+# The run ends with SIGINT; cpu_ms is the whole run (`time -p`), stop_ms
+# the CPU time from the end of the last window to the exit (the
+# tool's teardown: its last read, the instance removed, the knobs put
+# back).
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/bench/guest/bench.sh"
 inject_load
@@ -118,7 +121,7 @@ run_tool() {	# TOOL CMD REP
 	bench_result "tool_${r_cmd}_low" "$r_tool" "$r_rep" \
 		"startup_ms=$((r_c0 * 1000 / HZ_TCK)) run_pct=$(pct $((r_c1 - r_c0)) $((r_t1 - r_t0))) cpu_ms=$r_cpu rc=$r_rc wakeups_s=$(( (r_w1 - r_w0) * 100 / (r_t1 - r_t0 + 1) ))"
 	bench_result "tool_${r_cmd}_high" "$r_tool" "$r_rep" \
-		"run_pct=$(pct $((r_c3 - r_c2)) $((r_t3 - r_t2))) lost=$r_lost rc=$r_rc inj_per_s=$(( (r_i3 - r_i2) * 100 / (r_t3 - r_t2 + 1) ))"
+		"run_pct=$(pct $((r_c3 - r_c2)) $((r_t3 - r_t2))) lost=$r_lost rc=$r_rc inj_per_s=$(( (r_i3 - r_i2) * 100 / (r_t3 - r_t2 + 1) )) stop_ms=$((r_cpu - r_c3 * 1000 / HZ_TCK))"
 	bench_result "mem_tool_$r_cmd" "$r_tool" "$r_rep" "$r_mem"
 }
 

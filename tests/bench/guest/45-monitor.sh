@@ -30,6 +30,9 @@ SCRAPE=15
 SECS=60
 if [ "$BENCH_QUICK" = 1 ]; then
 	SCRAPE=5 SECS=10
+elif [ "$BENCH_SCALE" = 1 ]; then
+	# one boot per vCPU count (run.sh --scale): shorter windows
+	SECS=30
 fi
 REPS=${BENCH_TOOL_REPEATS:-3}
 [ "$REPS" -le "$BENCH_REPEATS" ] || REPS=$BENCH_REPEATS

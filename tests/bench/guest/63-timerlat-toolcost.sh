@@ -1,8 +1,8 @@
 #!/bin/sh
 # timeout: 600
 # Tool cost of timerlat: `osn timerlat top -q -d $SECS` against `rtla
-# timerlat top -q -d $SECS`, both pinned to CPU 0, measuring CPU 1 with
-# the kernel's timerlat/1 thread (osn -k; rtla's own default where it
+# timerlat top -q -d $SECS`, both pinned to CPU 0, measuring CPU 1 (with
+# BENCH_SCALE=1 every CPU but 0) with the kernel's timerlat threads (osn -k; rtla's own default where it
 # has no -k, its -k where it has), period 1000 us, nothing injected.
 # The tools take turns, rotated from one repeat to the next:
 #   tlt_cost  cpu_ms: the tool's CPU time, user + sys, start to exit
@@ -38,7 +38,7 @@ run() {
 	osn)	set -- "$OSN" timerlat top -k ;;
 	rtla)	set -- rtla timerlat top $rtla_k ;;
 	esac
-	set -- "$@" -q -c $BCPU -p $PERIOD -d ${SECS}s
+	set -- "$@" -q -c $BCPUS -p $PERIOD -d ${SECS}s
 	mem_settle
 	r_t0=$(uptime_ms)
 	busybox time -p -o /tmp/tlt_time taskset -c $HCPU "$@" >/tmp/tlt_out 2>&1 &
