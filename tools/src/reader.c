@@ -39,6 +39,7 @@ struct rcpu {
 	void *subbuf;			/* the sub-buffer being read */
 	bool loaded;			/* it has records left */
 	bool have_rec;			/* rec is the CPU's next record */
+	bool drained;			/* nothing more in this read */
 	struct tep_record rec;
 };
 
@@ -195,7 +196,14 @@ static bool next_record(struct rcpu *c)
 	}
 }
 
-/* The CPU whose next record is the oldest, or NULL if none has one. */
+/*
+ * The CPU whose next record is the oldest, or NULL if none has one.  A
+ * CPU found empty is not asked again in the same read (osn_reader_read()):
+ * each ask is a read() of its trace_pipe_raw, and asking every empty CPU
+ * again for each record taken from another multiplied the system calls
+ * of a read by the records it took (4187 reads in an 8 s osn top of 15
+ * CPUs under TCG, where rtla made 3765).
+ */
 static struct rcpu *oldest(struct osn_reader *r)
 {
 	struct rcpu *min = NULL;
@@ -203,8 +211,10 @@ static struct rcpu *oldest(struct osn_reader *r)
 	for (int i = 0; i < r->n; i++) {
 		struct rcpu *c = &r->c[i];
 
-		if (!c->have_rec)
+		if (!c->have_rec && !c->drained) {
 			c->have_rec = next_record(c);
+			c->drained = !c->have_rec;
+		}
 		if (c->have_rec && (!min || c->rec.ts < min->rec.ts))
 			min = c;
 	}
@@ -225,6 +235,8 @@ long osn_reader_read(struct osn_reader **rp, struct tracefs_instance *inst,
 		osn_reader_free(rp);
 	if (!*rp && !(*rp = reader_open(inst, cpus, cpus_size)))
 		return -1;
+	for (int i = 0; i < (*rp)->n; i++)
+		(*rp)->c[i].drained = false;
 	while ((c = oldest(*rp))) {
 		struct tep_event *event = tep_find_event_by_record(d->tep, &c->rec);
 		struct osn_event ev;
