@@ -33,8 +33,11 @@
  * join it to the noise event it explains): it is built here from the
  * linked events, on every kernel.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "osn/osn_abi.h"
 #include "osn.h"
@@ -354,6 +357,50 @@ static int hist_build(struct osn_tool *t, struct hist *h, struct osn_khist *kh,
 	return ret;
 }
 
+/*
+ * The whole hist file, NUL-terminated (free() it), read with a buffer of
+ * 1 MB and up, not tracefs_event_file_read()'s 8 KB reads: the file of a
+ * 32-CPU run holds both tables, megabytes of text, and under TCG each
+ * read() on a big machine costs a round of every busy vCPU (issue 35).
+ * The kernel formats the file whole at the first read (seq_file), so the
+ * size asked only sets how many calls copy it out.
+ */
+static char *hist_file_read(struct osn_tool *t)
+{
+	char path[128], *buf = NULL, *more;
+	size_t len = 0, cap = 1 << 19;
+	ssize_t n = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "events/%s/%s/hist", OSN_EVENT_SYSTEM,
+		 OSN_EV_SAMPLE_THRESHOLD);
+	fd = tracefs_instance_file_open(t->inst, path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	do {
+		len += n;
+		if (len + 1 >= cap || !buf) {
+			cap *= 2;
+			more = realloc(buf, cap);
+			if (!more) {
+				n = -1;
+				break;
+			}
+			buf = more;
+		}
+		do {
+			n = read(fd, buf + len, cap - 1 - len);
+		} while (n < 0 && errno == EINTR);
+	} while (n > 0);
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
 static int hist_finish(struct osn_tool *t)
 {
 	struct hist *h = t->priv;
@@ -370,8 +417,7 @@ static int hist_finish(struct osn_tool *t)
 	if (!h->trigger)
 		return 0;
 	hist_pause(t, h);
-	text = tracefs_event_file_read(t->inst, OSN_EVENT_SYSTEM,
-				       OSN_EV_SAMPLE_THRESHOLD, "hist", NULL);
+	text = hist_file_read(t);
 	if (!text)
 		return osn_err("cannot read events/%s/%s/hist",
 			       OSN_EVENT_SYSTEM, OSN_EV_SAMPLE_THRESHOLD);

@@ -31,6 +31,12 @@ long osn_reader_read(struct osn_reader **r, struct tracefs_instance *inst,
 		     struct osn_decoder *d, cpu_set_t *cpus, size_t cpus_size,
 		     osn_event_cb cb, void *ctx, uint64_t *missed,
 		     uint64_t budget_ns);
+/*
+ * The events the CPUs' ring buffers lost since the instance was made
+ * (overrun and dropped events of each CPU's stats), 0 before the first
+ * read.
+ */
+uint64_t osn_reader_lost(const struct osn_reader *r);
 /* Close the files (before the instance is removed: rmdir says EBUSY). */
 void osn_reader_free(struct osn_reader **r);
 

@@ -359,9 +359,9 @@ static int start_collecting(struct osn_tool *t)
 /*
  * A tick of the collection: read, and refresh (top).  The refresh counts
  * lost events from the records' missed counts; the ring buffer's exact
- * overrun comes from each CPU's stats file at the end (read_last()):
- * reading them every second would cost an open, read and close per CPU,
- * as much again as reading the events.
+ * overrun comes from each CPU's stats file at the end (read_last(),
+ * osn_reader_lost()): reading them every second would cost a system call
+ * per CPU, as much again as reading the events.
  */
 static int collect_tick(struct osn_tool *t)
 {
@@ -485,7 +485,7 @@ static void read_last(struct osn_tool *t)
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
 		osn_reader_read(&t->reader, t->inst, &t->dec, t->read_set,
 				t->read_set_size, dispatch, t, &t->missed, 0);
-	t->lost = osn_instance_lost(t->inst, t->nr_cpus);
+	t->lost = osn_reader_lost(t->reader);
 	if (t->collecting)
 		t->elapsed_s = (osn_mono_ns() - t->t0_ns) / 1000000000ULL;
 	osn_run_stop_explain(t);

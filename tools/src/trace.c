@@ -533,28 +533,6 @@ int osn_instance_write(struct tracefs_instance *inst, const char *file,
 	return 0;
 }
 
-uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus)
-{
-	uint64_t lost = 0;
-
-	for (int cpu = 0; cpu < nr_cpus; cpu++) {
-		char file[64], *text, *p;
-
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		text = tracefs_instance_file_read(inst, file, NULL);
-		if (!text)
-			continue;
-		p = strstr(text, "overrun:");
-		if (p)
-			lost += strtoull(p + 8, NULL, 10);
-		p = strstr(text, "dropped events:");
-		if (p)
-			lost += strtoull(p + 15, NULL, 10);
-		free(text);
-	}
-	return lost;
-}
-
 /* Write @size bytes of @text (freed) to @f, named @path in messages. */
 static int write_text(char *text, int size, FILE *f, const char *path)
 {

@@ -77,8 +77,6 @@ int osn_event_trigger_remove(struct tracefs_instance *inst, const char *sys,
 int osn_instance_write(struct tracefs_instance *inst, const char *file,
 		       const char *val);
 
-/* Events the ring buffers of @inst overwrote or dropped (per_cpu stats). */
-uint64_t osn_instance_lost(struct tracefs_instance *inst, int nr_cpus);
 /* Copy the text of @inst's trace to @f (named @path in messages). */
 int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path);
 /*
