@@ -65,6 +65,7 @@ struct hist {
 	struct osn_khist fine;		/* percentiles: finer buckets */
 	struct osn_hist h;
 	bool have_h;
+	bool paused;			/* the tables' counting ended */
 };
 
 static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
@@ -260,44 +261,14 @@ static void trigger_destroy(struct osn_tool *t, struct tracefs_hist **hist)
 }
 
 /*
- * Both tables are created paused with the instance (ops->events), before
- * the workload starts: the kernel allocates each map, of up to 4096
- * entries a CPU, as it parses the command, and at 16 CPUs and more under
- * TCG that took longer than a second of the tool's CPU time, which fell
- * in the first seconds of collection (issue 35's bench).  After the
- * module came back (osn_tool_resume()) the old triggers are gone with
- * its events: the descriptors are freed and the tables made again.
- */
-static int hist_events(struct osn_tool *t)
-{
-	unsigned long long bns = t->p->bucket_us * 1000;
-	struct hist *h = t->priv;
-
-	tracefs_hist_free(h->trigger);
-	tracefs_hist_free(h->fine_trigger);
-	h->trigger = h->fine_trigger = NULL;
-	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
-				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
-		return 0;
-	h->trigger = trigger_create(t, h->spec, sizeof(h->spec), false, bns,
-				    map_size(t));
-	if (!h->trigger)
-		return -1;
-	/* best effort: without it, the percentiles are the display edges */
-	h->fine_trigger = trigger_create(t, h->fine_spec, sizeof(h->fine_spec),
-					 true, bns / OSN_PCT_FINE,
-					 fine_map_size(t));
-	if (!h->fine_trigger)
-		osn_debug("percentiles at the display buckets: %s",
-			  osn_last_err());
-	return 0;
-}
-
-/*
- * The warm-up is over: both tables are started one right after the
- * other, and paused the same way at the end (hist_pause()): they count
- * the same samples, give or take the few of the moment between two
- * writes.
+ * Both tables are created paused and started one right after the other,
+ * and paused the same way at the end (hist_pause()): they count the same
+ * samples, give or take the few of the moment between two writes.  They
+ * are made here, after the -t trace was cleared (start_collecting()):
+ * made before the workload (1d453c1), they started counting as the
+ * trace did, and one sample of the moment between the end of the trace
+ * and hist_pause() showed up in the tables and not in the trace
+ * (cli/85-hist-percentiles on trixie-arm64).
  */
 static int hist_start(struct osn_tool *t)
 {
@@ -309,8 +280,25 @@ static int hist_start(struct osn_tool *t)
 		/* the noise events come by hundreds a second: read each tick */
 		t->read_often = true;
 	}
-	if (!h->trigger)
+	/* after the module came back (osn_tool_resume()): made again */
+	tracefs_hist_free(h->trigger);
+	tracefs_hist_free(h->fine_trigger);
+	h->trigger = h->fine_trigger = NULL;
+	h->paused = false;
+	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
+				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
 		return hist_start_in_tool(t, h);
+	h->trigger = trigger_create(t, h->spec, sizeof(h->spec), false, bns,
+				    map_size(t));
+	if (!h->trigger)
+		return -1;
+	/* best effort: without it, the percentiles are the display edges */
+	h->fine_trigger = trigger_create(t, h->fine_spec, sizeof(h->fine_spec),
+					 true, bns / OSN_PCT_FINE,
+					 fine_map_size(t));
+	if (!h->fine_trigger)
+		osn_debug("percentiles at the display buckets: %s",
+			  osn_last_err());
 	/* not tracefs_hist_continue(): it cannot say OSN_HIST_CMD's size */
 	if (trigger_cmd(t, h->spec, OSN_HIST_CMD ":cont") ||
 	    (h->fine_trigger &&
@@ -325,9 +313,18 @@ static int hist_start(struct osn_tool *t)
  */
 static void hist_pause(struct osn_tool *t, struct hist *h)
 {
+	if (!h->trigger || h->paused)
+		return;
 	trigger_cmd(t, h->spec, OSN_HIST_CMD ":pause");
 	if (h->fine_trigger)
 		trigger_cmd(t, h->fine_spec, OSN_HIST_CMD ":pause");
+	h->paused = true;
+}
+
+/* ops->end: the tables stop counting before the trace stops recording. */
+static void hist_end(struct osn_tool *t)
+{
+	hist_pause(t, t->priv);
 }
 
 /*
@@ -512,8 +509,8 @@ const struct osn_tool_ops osn_hist_ops = {
 	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS |
 		 OSN_PART_CAUSES | OSN_PART_AUDIT | OSN_PART_REPORT,
 	.init = hist_init,
-	.events = hist_events,
 	.start = hist_start,
+	.end = hist_end,
 	.on_event = hist_on_event,
 	.finish = hist_finish,
 	.report = hist_report,

@@ -480,6 +480,8 @@ static int tool_collect(struct osn_tool *t)
  */
 static void read_last(struct osn_tool *t)
 {
+	if (t->collecting && t->ops->end)
+		t->ops->end(t);
 	tracefs_trace_off(t->inst);
 	osn_run_save_stop(t);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */

@@ -67,12 +67,17 @@ struct osn_tool_ops {
 	/*
 	 * The tool's instance is set up: the command's events beyond osn's
 	 * own (timerlat: the kernel's sched_switch for --dump-tasks), on
-	 * before any stop is armed so that none precedes them; hist: its
-	 * hist triggers, made paused before the workload starts.
+	 * before any stop is armed so that none precedes them.
 	 */
 	int (*events)(struct osn_tool *t);
-	/* Warm-up is over: collection starts (hist: its triggers go on). */
+	/* Warm-up is over: collection starts (hist: add the hist trigger). */
 	int (*start)(struct osn_tool *t);
+	/*
+	 * Collection ends, before the instances stop recording (read_last()):
+	 * hist pauses its tables here, so that they hold no sample that the
+	 * -t trace, stopped right after, does not.
+	 */
+	void (*end)(struct osn_tool *t);
 	/* An osn event of a measured CPU, during collection. */
 	void (*on_event)(struct osn_tool *t, const struct osn_event *ev);
 	/*
