@@ -88,6 +88,10 @@ void osn_event_unreg(void);
 /* The same for osn:noise_cause, which also hooks the cause probes. */
 int osn_cause_reg(void);
 void osn_cause_unreg(void);
+/* The paused parameter: true while the workload threads are to sleep. */
+bool osn_is_paused(void);
+/* A workload thread: sleep while paused, until unpaused or kthread_stop(). */
+void osn_pause_wait(void);
 
 /* osn_workload.c */
 int osn_workload_fn(void *data);

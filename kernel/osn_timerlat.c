@@ -277,6 +277,8 @@ int osn_timerlat_fn(void *data)
 	WRITE_ONCE(oc->active, true);
 
 	for (;;) {
+		/* Paused: no timer armed, no window, until woken. */
+		osn_pause_wait();
 		osn_config_snapshot(&cfg);
 		/* Read by the next IRQ: written before the timer is armed. */
 		tl->print_stack_ns = cfg.print_stack_ns;

@@ -121,7 +121,8 @@ osn_measure_period(struct osn_cpu *oc, const struct osn_config *cfg)
 		last = now;
 		last_count = count;
 		total = now - start;
-	} while (total < cfg->runtime_ns && !kthread_should_stop());
+	} while (total < cfg->runtime_ns && !kthread_should_stop() &&
+		 !osn_is_paused());
 
 	/* No probe may account anything after this point. */
 	barrier();
@@ -179,6 +180,7 @@ int osn_workload_fn(void *data)
 		osn_config_snapshot(&cfg);
 		osn_measure_period(oc, &cfg);
 		osn_sleep(&cfg);
+		osn_pause_wait();
 	}
 	return 0;
 }

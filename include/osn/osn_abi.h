@@ -42,6 +42,12 @@
 #define OSN_PARAM_RUNNING	"running"
 /* Read-only: "Y" once the cause probes (osn:noise_cause) are hooked. */
 #define OSN_PARAM_CAUSES_LIVE	"causes_live"
+/*
+ * Read-write: "Y" puts the workload threads to sleep, the run staying on
+ * (a tool at the end of its collection, before it takes its events off);
+ * "N" or the start of a run wakes them.
+ */
+#define OSN_PARAM_PAUSED	"paused"
 /* Workload kthreads are named like this, one per measured CPU. */
 #define OSN_THREAD_PREFIX	"osn/"
 /* The same in timerlat mode (upstream's names). */

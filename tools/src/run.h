@@ -79,6 +79,11 @@ void osn_run_wait_live(struct osn_tool *t);
 int osn_run_knobs_set(struct osn_tool *t);
 /* Write the run's knobs (at setup, and when the module came back). */
 int osn_run_knobs_write(struct osn_tool *t);
+/*
+ * The collection ended: the workload threads paused, unless osn events
+ * are on in a buffer that is not this run's (they share the workload).
+ */
+void osn_run_knobs_pause(struct osn_tool *t);
 /* No sample came: why, from the module's start error, if it says. */
 void osn_run_knobs_warn_no_samples(const struct osn_tool *t);
 

@@ -476,7 +476,8 @@ static int tool_collect(struct osn_tool *t)
 /*
  * The last events (the stop and what led to it).  The instances are
  * turned off first, so that this read and the trace's save end: nothing
- * after the end of the collection is counted or saved.
+ * after the end of the collection is counted or saved.  The workload
+ * threads are paused then, before the teardown's costly steps.
  */
 static void read_last(struct osn_tool *t)
 {
@@ -484,6 +485,7 @@ static void read_last(struct osn_tool *t)
 		t->ops->end(t);
 	tracefs_trace_off(t->inst);
 	osn_run_save_stop(t);
+	osn_run_knobs_pause(t);
 	if (t->dec.tep)		/* NULL: osn.ko went away (osn monitor) */
 		osn_reader_read(&t->reader, t->inst, &t->dec, t->read_set,
 				t->read_set_size, dispatch, t, &t->missed, 0);

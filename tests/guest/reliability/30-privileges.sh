@@ -54,7 +54,7 @@ on_exit rm -f "$E"
 before=$(for k in "$OSN_PARAMS"/*; do printf '%s=%s ' "${k##*/}" "$(cat "$k")"; done)
 NW=0 NDENIED=0
 for kv in cpus=0 period_us=200000 runtime_us=10000 threshold_us=5 stop_tracing_us=1 \
-	  stop_tracing_total_us=1 options=NO_OSNOISE_WORKLOAD options=PANIC_ON_STOP; do
+	  stop_tracing_total_us=1 options=NO_OSNOISE_WORKLOAD options=PANIC_ON_STOP paused=Y; do
 	NW=$((NW + 1))
 	if as_nobody "echo ${kv#*=} >$OSN_PARAMS/${kv%%=*}" 2>"$E"; then
 		problem "nobody could write ${kv%%=*}=${kv#*=}"
