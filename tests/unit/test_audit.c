@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "audit.h"
+#include "audit_int.h"
 #include "json.h"
 #include "json_parse.h"
 
@@ -724,6 +725,56 @@ static char *mask_of(const char *word, int words)
 	return s;
 }
 
+/*
+ * 3000 IRQs that may run on the audited CPUs: the summary's fix names each
+ * of them, whole (a fixed 512-byte list cut it at about 100, and cut the
+ * last number: "for i in ... 10" for IRQ 1017).
+ */
+TEST(irqs_thousands)
+{
+	enum { NIRQ = 3000 };
+	char *text = malloc(NIRQ * 64 + 64), *want = malloc(NIRQ * 8 + 128);
+	char path[128], *p = text, *w;
+	struct osn_audit a;
+
+	new_root();
+	put("/sys/devices/system/cpu/possible", "0-3\n");
+	put("/proc/cmdline", "ro\n");
+	p += sprintf(p, "           CPU0       CPU1       CPU2       CPU3\n");
+	for (int i = 0; i < NIRQ; i++) {
+		p += sprintf(p, "%4d: 1 0 5 0 PCI-MSI %d-edge dev%d\n", i, i, i);
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", i);
+		put(path, "0-3\n");
+	}
+	put("/proc/interrupts", text);
+	CHECK_EQ(osn_audit_init(&a, root, "2-3"), 0);
+	osn_audit_run(&a);
+	CHECK_HAS(ev(&a, "irq"), "3000 of 3000 IRQs");
+	w = want + sprintf(want, "for i in");
+	for (int i = 0; i < NIRQ; i++)
+		w += sprintf(w, " %d", i);
+	sprintf(w, "; do echo 0-1 > /proc/irq/$i/smp_affinity_list; done");
+	CHECK_STR(fx(&a, "irq"), want);
+	osn_audit_free(&a);
+	free(text);
+	free(want);
+}
+
+/* audit_append: whole pieces, then " ..." once, then nothing. */
+TEST(append_whole)
+{
+	char buf[24] = "";
+
+	for (int c = 0; c < 10; c++)
+		audit_append(buf, sizeof(buf), " cpu%d:ondemand", c * 7);
+	CHECK_STR(buf, " cpu0:ondemand ...");
+	buf[0] = '\0';
+	audit_append(buf, sizeof(buf), " %s", "a");
+	audit_append(buf, sizeof(buf), " %s", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	audit_append(buf, sizeof(buf), " %s", "c");
+	CHECK_STR(buf, " a ...");
+}
+
 /* The worst cpulists and masks fit their buffers. */
 TEST(long_lists_fit)
 {
@@ -899,6 +950,8 @@ int main(int argc, char **argv)
 	RUN(choice);
 	RUN(longs);
 	RUN(interrupts);
+	RUN(irqs_thousands);
+	RUN(append_whole);
 	RUN(swaps);
 	RUN(good);
 	RUN(bad);

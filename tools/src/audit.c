@@ -160,14 +160,23 @@ bool audit_unread(struct osn_audit *a, int r, const char *check,
 
 void audit_append(char *buf, size_t len, const char *fmt, ...)
 {
-	size_t o = strlen(buf);
+	static const char more[] = " ...";
+	size_t o = strlen(buf), n;
 	va_list ap;
+	int r;
 
-	if (o + 1 >= len)
-		return;
+	if (o >= sizeof(more) - 1 && !strcmp(buf + o - (sizeof(more) - 1), more))
+		return;		/* already full */
 	va_start(ap, fmt);
-	vsnprintf(buf + o, len - o, fmt, ap);
+	r = vsnprintf(buf + o, len - o, fmt, ap);
 	va_end(ap);
+	n = r < 0 ? 0 : (size_t)r;
+	/* whole pieces only: a cut "cpu12" would name another CPU */
+	if (o + n + sizeof(more) <= len)
+		return;
+	buf[o] = '\0';
+	if (o + sizeof(more) <= len)
+		strcpy(buf + o, more);
 }
 
 /* ---- setup ----------------------------------------------------------------- */

@@ -20,7 +20,14 @@ struct irq_scan {
 	int *cols, ncols;	/* the CPU of each column */
 	uint64_t *counts;	/* a line's counts, one a column */
 	int nirq, nbad, worst;
-	char list[512];		/* the IRQs that may run on the audited CPUs */
+	/*
+	 * The IRQs that may run on the audited CPUs, " 27 28 ...": a
+	 * stream, as a big machine's may be thousands (a fixed buffer cut
+	 * the list, and a cut number named another IRQ in the fix).
+	 */
+	FILE *list;
+	char *list_text;
+	size_t list_len;
 };
 
 /* One line of /proc/interrupts: a finding if its IRQ may run on the CPUs. */
@@ -66,7 +73,8 @@ static void check_irq_line(struct osn_audit *a, struct irq_scan *s,
 	if (!touch_aff && !touch_eff)
 		return;
 	s->nbad++;
-	audit_append(s->list, sizeof(s->list) - 8, " %s", irq);
+	if (s->list)
+		fprintf(s->list, " %s", irq);
 	snprintf(fix, sizeof(fix), "echo %s > /proc/irq/%s/smp_affinity_list",
 		 a->hk_str, irq);
 	/* it lands there (effective), or only may (affinity) */
@@ -95,7 +103,7 @@ static void irqs_unread(struct osn_audit *a)
 void osn_audit_check_irqs(struct osn_audit *a)
 {
 	struct irq_scan s = { .worst = OSN_AUDIT_OK };
-	char path[1024], fix[OSN_AUDIT_FIX_LEN], *line = NULL;
+	char path[1024], *fix = NULL, *line = NULL;
 	size_t cap = 0;
 	FILE *f;
 
@@ -107,7 +115,8 @@ void osn_audit_check_irqs(struct osn_audit *a)
 	}
 	s.cols = calloc(OSN_MAX_CPUS, sizeof(*s.cols));
 	s.counts = calloc(OSN_MAX_CPUS, sizeof(*s.counts));
-	if (!s.cols || !s.counts)
+	s.list = open_memstream(&s.list_text, &s.list_len);
+	if (!s.cols || !s.counts || !s.list)
 		goto out;
 	if (getline(&line, &cap, f) < 0) {
 		audit_add(a, OSN_AUDIT_NA, "irq", NULL, "/proc/interrupts is empty");
@@ -126,14 +135,21 @@ void osn_audit_check_irqs(struct osn_audit *a)
 			  "no IRQ's affinity touches CPUs %s (%d IRQs in /proc/interrupts)",
 			  a->cpus_str, s.nirq);
 	} else {
-		snprintf(fix, sizeof(fix),
-			 "for i in%s; do echo %s > /proc/irq/$i/smp_affinity_list; done",
-			 s.list, a->hk_str);
+		/* the stream's text is complete once it is closed */
+		if (fclose(s.list) ||
+		    asprintf(&fix, "for i in%s; do echo %s > /proc/irq/$i/smp_affinity_list; done",
+			     s.list_text, a->hk_str) < 0)
+			fix = NULL;
+		s.list = NULL;
 		audit_add(a, s.worst, "irq", fix,
 			  "%d of %d IRQs may run on CPUs %s (irq/N above)",
 			  s.nbad, s.nirq, a->cpus_str);
 	}
 out:
+	if (s.list)
+		fclose(s.list);
+	free(s.list_text);
+	free(fix);
 	free(line);
 	free(s.cols);
 	free(s.counts);

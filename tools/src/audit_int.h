@@ -39,7 +39,11 @@ void audit_add(struct osn_audit *a, enum osn_audit_status st,
  */
 bool audit_unread(struct osn_audit *a, int r, const char *check,
 		  const char *path, const char *absent_why);
-/* snprintf at the end of @buf; nothing once it is full. */
+/*
+ * snprintf at the end of @buf, a whole piece or nothing: the first piece
+ * that does not fit (with room for " ...") ends @buf with " ..." and the
+ * later ones are dropped.
+ */
 void audit_append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
