@@ -65,7 +65,7 @@ struct hist {
 	struct osn_khist fine;		/* percentiles: finer buckets */
 	struct osn_hist h;
 	bool have_h;
-	bool paused;			/* the tables' counting ended */
+	bool paused;			/* not counting: before the start, after the end */
 };
 
 static void hist_on_event(struct osn_tool *t, const struct osn_event *ev)
@@ -261,33 +261,26 @@ static void trigger_destroy(struct osn_tool *t, struct tracefs_hist **hist)
 }
 
 /*
- * Both tables are created paused and started one right after the other,
- * and paused the same way at the end (hist_pause()): they count the same
- * samples, give or take the few of the moment between two writes.  They
- * are made here, after the -t trace was cleared (start_collecting()):
- * made before the workload (1d453c1), they started counting as the
- * trace did, and one sample of the moment between the end of the trace
- * and hist_pause() showed up in the tables and not in the trace
- * (cli/85-hist-percentiles on trixie-arm64).
+ * Both tables are created paused with the instance (ops->events), before
+ * the workload starts: the kernel allocates each map as it parses the
+ * command, and once the workload runs every CPU is busy, which under TCG
+ * made that cost up to 65 % of a CPU in osn hist's first seconds of
+ * collection at 32 vCPUs (make bench --scale).  After the module came
+ * back (osn_tool_resume()) the old triggers are gone with its events:
+ * the descriptors are freed and the tables made again.
  */
-static int hist_start(struct osn_tool *t)
+static int hist_events(struct osn_tool *t)
 {
 	unsigned long long bns = t->p->bucket_us * 1000;
 	struct hist *h = t->priv;
 
-	if (t->causes) {
-		osn_causes_set_hist(t->causes, bns, t->p->entries);
-		/* the noise events come by hundreds a second: read each tick */
-		t->read_often = true;
-	}
-	/* after the module came back (osn_tool_resume()): made again */
 	tracefs_hist_free(h->trigger);
 	tracefs_hist_free(h->fine_trigger);
 	h->trigger = h->fine_trigger = NULL;
-	h->paused = false;
+	h->paused = true;
 	if (!tracefs_event_file_exists(t->inst, OSN_EVENT_SYSTEM,
 				       OSN_EV_SAMPLE_THRESHOLD, "hist"))
-		return hist_start_in_tool(t, h);
+		return 0;
 	h->trigger = trigger_create(t, h->spec, sizeof(h->spec), false, bns,
 				    map_size(t));
 	if (!h->trigger)
@@ -299,11 +292,34 @@ static int hist_start(struct osn_tool *t)
 	if (!h->fine_trigger)
 		osn_debug("percentiles at the display buckets: %s",
 			  osn_last_err());
+	return 0;
+}
+
+/*
+ * Collection starts, after the -t trace was cleared (start_collecting()):
+ * both tables start one right after the other, and are paused the same
+ * way at the end, before the trace stops (hist_end()): they count the
+ * same samples, give or take the few of the moment between two writes,
+ * and none that the trace does not hold (cli/85-hist-percentiles).
+ */
+static int hist_start(struct osn_tool *t)
+{
+	unsigned long long bns = t->p->bucket_us * 1000;
+	struct hist *h = t->priv;
+
+	if (t->causes) {
+		osn_causes_set_hist(t->causes, bns, t->p->entries);
+		/* the noise events come by hundreds a second: read each tick */
+		t->read_often = true;
+	}
+	if (!h->trigger)
+		return hist_start_in_tool(t, h);
 	/* not tracefs_hist_continue(): it cannot say OSN_HIST_CMD's size */
 	if (trigger_cmd(t, h->spec, OSN_HIST_CMD ":cont") ||
 	    (h->fine_trigger &&
 	     trigger_cmd(t, h->fine_spec, OSN_HIST_CMD ":cont")))
 		return -1;
+	h->paused = false;
 	return 0;
 }
 
@@ -509,6 +525,7 @@ const struct osn_tool_ops osn_hist_ops = {
 	.parts = OSN_PART_STOP | OSN_PART_SAVE | OSN_PART_THREADS |
 		 OSN_PART_CAUSES | OSN_PART_AUDIT | OSN_PART_REPORT,
 	.init = hist_init,
+	.events = hist_events,
 	.start = hist_start,
 	.end = hist_end,
 	.on_event = hist_on_event,

@@ -199,11 +199,12 @@ static int create_instances(struct osn_tool *t)
 
 /*
  * The tool's instance: per-period samples, and for a stop condition every
- * osn event (to explain the stop).
+ * osn event (to explain the stop).  ops->events first: hist's triggers are
+ * made before any osn event starts the workload (hist_events()).
  */
 static int setup_tool_events(struct osn_tool *t)
 {
-	if (osn_run_causes_events(t) || (t->ops->events && t->ops->events(t)))
+	if ((t->ops->events && t->ops->events(t)) || osn_run_causes_events(t))
 		return -1;
 	if (!t->stop)
 		return osn_event_enable(t->inst, OSN_EVENT_SYSTEM, OSN_EV_SAMPLE);
