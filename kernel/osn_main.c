@@ -145,9 +145,10 @@ void osn_cause_unreg(void)
  * takes its triggers and events off: each of those patches kernel text
  * (static keys and calls), which waits until every CPU has taken an IPI,
  * and a CPU that a workload thread keeps busy takes it late.  Disabling
- * the osn events of a 16-vCPU guest under TCG took 14.7 s with 15
- * threads spinning and 0.03 s without.  N wakes the threads; the start
- * of a run clears it, so a tool that died paused leaves no trace.
+ * the osn events of a 16-vCPU guest under TCG took 14.2 s with 15
+ * threads spinning and 0.03 s without.  N wakes the threads; the end and
+ * the start of a run clear it, so that it reads N once the tool's
+ * instance is gone, and a tool that died paused leaves no trace.
  */
 static bool osn_paused;
 static DECLARE_WAIT_QUEUE_HEAD(osn_pause_wq);
@@ -188,7 +189,7 @@ static const struct kernel_param_ops osn_paused_ops = {
 	.get = osn_paused_get,
 };
 module_param_cb(paused, &osn_paused_ops, NULL, 0644);
-MODULE_PARM_DESC(paused, "Y: the workload threads sleep, the probes stay hooked; N or a new run wakes them");
+MODULE_PARM_DESC(paused, "Y: the workload threads sleep, the run stays on; N wakes them; the end or start of a run clears it");
 
 static void osn_request_restart(void)
 {
@@ -343,6 +344,12 @@ static void osn_sync_causes(void)
 static void osn_stop(void)
 {
 	lockdep_assert_held(&osn_run_lock);
+	/*
+	 * A pause lasts for its run.  No wake-up: kthread_stop() below
+	 * wakes the paused threads, and a thread that sees N first spins
+	 * until then, as it would have.
+	 */
+	WRITE_ONCE(osn_paused, false);
 	if (osn_causes_hooked) {
 		osn_causes_unhook();
 		osn_causes_hooked = false;

@@ -45,7 +45,7 @@
 /*
  * Read-write: "Y" puts the workload threads to sleep, the run staying on
  * (a tool at the end of its collection, before it takes its events off);
- * "N" or the start of a run wakes them.
+ * "N" wakes them; the end and the start of a run clear it.
  */
 #define OSN_PARAM_PAUSED	"paused"
 /* Workload kthreads are named like this, one per measured CPU. */

@@ -6,7 +6,7 @@
 
 OSN=$OSN_BIN/osn
 CLI_OUT=/tmp/osn-cli
-CLI_KNOBS="cpus period_us runtime_us threshold_us stop_tracing_us stop_tracing_total_us options"
+CLI_KNOBS="cpus period_us runtime_us threshold_us stop_tracing_us stop_tracing_total_us options paused"
 
 # cli_setup [INSMOD PARAMS...]: the CLI binary must be there; load osn;
 # at exit, stop any osn still running and undo what it left.

@@ -3,8 +3,9 @@
 # The paused knob: Y puts the running osn/1 thread to sleep (state S, no
 # osn:sample while paused) with the run still on (running Y, its thread
 # still there); N wakes it (state R, periods again).  A bad value is
-# refused and changes nothing.  A new run clears it: paused Y, the
-# events off and on again, and the thread spins and samples.
+# refused and changes nothing.  The end of a run clears it (paused Y,
+# the events off: N), and a new run starts unpaused, its thread spinning
+# and sampling.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 require_cpus 2
@@ -45,6 +46,7 @@ wait_for 5 sh -c "[ \$(grep -c ' sample: ' $i/trace) -gt $n2 ]" ||
 osn_knob paused Y
 echo 0 >"$i/events/osn/enable"
 wait_for 10 sh -c "grep -q N $OSN_PARAMS/running" || fail "the run did not stop"
+assert_eq "$(osn_knob paused)" N "paused once the run stopped"
 event_enable "$i" osn/sample
 eng_wait_threads 1
 wait_for 10 sh -c "grep -q Y $OSN_PARAMS/running" || fail "the run did not start again"
