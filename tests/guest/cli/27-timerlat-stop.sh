@@ -12,6 +12,9 @@
 # -i stops on the IRQ latency: tracing stops inside the timer's interrupt,
 # which the stall holds, so its noise event never comes; the analysis
 # names the callback that held it, the injector's, as running at the stop.
+# A stall whose timer ran just after timerlat's, in one interrupt, delays
+# the thread only and stops nothing: retried, twice at most, when the
+# table shows exactly that.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/cli/cli.sh"
 require_cpus 2
@@ -24,7 +27,7 @@ PERIOD_US=10000
 T_US=250000
 
 # stall OPTS...: osn timerlat OPTS under one injected stall, to its end:
-# exit 2 with CPU 1's analysis
+# exit 2 with CPU 1's analysis (with STALL_MAY_MISS set, exit 0 returns 1)
 stall() {
 	cli_start "$CLI_OUT/stop.txt" timerlat -c 1 -p $PERIOD_US -d 60 -q -D "$@"
 	wait_for 30 tl_running ||
@@ -38,6 +41,7 @@ stall() {
 	cli_wait_end
 	t=$CLI_OUT/stop.txt
 	cat "$t"
+	[ "$RC" = 0 ] && [ -n "$STALL_MAY_MISS" ] && return 1
 	assert_eq "$RC" 2 "exit status"
 	grep -q '^## CPU 1 hit stop tracing, analyzing it ##$' "$t" ||
 		fail "no analysis of CPU 1"
@@ -97,7 +101,18 @@ assert_eq "$(cat "$OSN_PARAMS/stop_tracing_us")" 0 "IRQ stop after"
 # least the limit), with no callback running in it.
 try=0
 while :; do
-	stall -i $T_US
+	if ! STALL_MAY_MISS=1 stall -i $T_US; then
+		# No stop: the stall's timer expired right after timerlat's and
+		# ran after it in the same interrupt, so it delayed the thread,
+		# not the IRQ.  The table must show it so (6.1-arm64, once).
+		set -- $(sed -n 's/^  1 #[0-9]* *| *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\) *| *[0-9]* *[0-9]* *[0-9]* *\([0-9]*\)$/\1 \2/p' "$t")
+		[ "${1:-$T_US}" -lt $T_US ] && [ "${2:-0}" -ge $((STALL_US - PERIOD_US)) ] ||
+			fail "-i did not stop, and the table does not show the stall as thread latency (IRQ max ${1:-?}, thread max ${2:-?} us)"
+		[ $try = 2 ] && fail "3 IRQ stops missed: each stall delayed the thread only"
+		try=$((try + 1))
+		retry_marker "IRQ stop $try: the stall ran after timerlat's timer (IRQ max $1 us, thread max $2 us)"
+		continue
+	fi
 	lat=$(sed -n 's/^ *IRQ latency: *\([0-9]*\)\..*(100.00 %)$/\1/p' "$t")
 	assert_ge "${lat:-0}" $T_US "the IRQ stop's latency (us)"
 	grep -q '^      <- hrtimer inj_timer_fn, ' "$t" && break
