@@ -175,13 +175,19 @@ int osn_run_knobs_write(struct osn_tool *t)
  * 14.7 s to disable the osn events with the threads spinning, 0.03 s with
  * them paused.  rtla's tracer stops its threads at tracing_on 0 alike.
  */
-void osn_run_knobs_pause(struct osn_tool *t)
+int osn_run_other_users(const struct osn_tool *t, char *who, size_t len)
 {
 	const char *ours[] = { t->ops->instance, OSN_INST_TRACE, OSN_INST_STOP,
 			       NULL };
+
+	return osn_other_users(ours, who, len);
+}
+
+void osn_run_knobs_pause(struct osn_tool *t)
+{
 	char who[512], path[256];
 
-	if (osn_other_users(ours, who, sizeof(who)) > 0) {
+	if (osn_run_other_users(t, who, sizeof(who)) > 0) {
 		osn_debug("workload not paused: osn events are on in %s", who);
 		return;
 	}

@@ -240,8 +240,6 @@ static void tool_init(struct osn_tool *t, const struct osn_tool_ops *ops,
 /* setup: everything the run changes, each step undone by tool_teardown() */
 static int tool_setup(struct osn_tool *t)
 {
-	const char *ours[] = { t->ops->instance, OSN_INST_TRACE, OSN_INST_STOP,
-			       NULL };
 	char who[512];
 
 	if ((t->ops->init && t->ops->init(t)) || osn_check_env())
@@ -258,7 +256,7 @@ static int tool_setup(struct osn_tool *t)
 		return -1;
 	osn_run_knobs_check(t);
 	osn_run_knobs_unmeasured(t);
-	if (osn_other_users(ours, who, sizeof(who)) > 0)
+	if (osn_run_other_users(t, who, sizeof(who)) > 0)
 		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
 			 who);
 	if (osn_run_knobs_set(t) || osn_run_tune_set(t) ||
