@@ -26,6 +26,7 @@ eng_instance osn_tlb irq_noise thread_noise noise_cause
 I=$ENG_I
 echo 1 >"$I/tracing_on"
 eng_wait_threads 1
+eng_wait_causes
 sleep 0.3
 
 COUNT=40

@@ -39,6 +39,20 @@ eng_nthreads_is() {
 	[ "$(osn_nthreads)" = "$1" ]
 }
 
+# eng_wait_causes: wait (10 s) until the cause probes are hooked.  osn
+# hooks them in its worker after the threads are up, one tracepoint at a
+# time, each a text patch that waits for every CPU: under TCG that takes
+# hundreds of ms with a spinning workload, and a noise before it has no
+# cause (the CI of 1c95cd7: 37 of 40 tlb causes in engine/28-tlb, the
+# misses at the start).  osn's tool waits the same way.
+eng_wait_causes() {
+	wait_for 10 eng_causes_live ||
+		fail "the cause probes are not hooked (causes_live: $(cat "$OSN_PARAMS/causes_live"))"
+}
+eng_causes_live() {
+	[ "$(cat "$OSN_PARAMS/causes_live")" = Y ]
+}
+
 # eng_lines INSTANCE EVENT: the EVENT lines of the instance's buffer.
 eng_lines() {
 	grep -E " $2: " "$1/trace"
