@@ -43,7 +43,10 @@ grep '\[001\]' "$i/trace" >/tmp/tl20
 # gaps only add to it).  And an irq_noise local_timer starting in
 # [T - 10 ms, T] of duration >= stall.
 awk -v dur=$DUR_US -v per=$PERIOD_US -v tick="$(irq_name local_timer)" "$ENG_AWK_FUNCS"'
-	/ hrtimer_expire_entry: .*function=inj_timer_fn/ { g++; G[g] = ts() }
+	{ nl++; LT[nl] = ts(); LL[nl] = $0 }
+	/ hrtimer_expire_entry: .*function=inj_timer_fn/ {
+		g++; G[g] = ts(); R[g] = ($1 ~ /^timerlat\/1-/)
+	}
 	/ timerlat_sample: .*context=1$/ {
 		t = ts(); l = $0; sub(/.*timer_latency=/, "", l); sub(/ .*/, "", l)
 		n++; TS[n] = t; LAT[n] = l + 0
@@ -58,18 +61,30 @@ awk -v dur=$DUR_US -v per=$PERIOD_US -v tick="$(irq_name local_timer)" "$ENG_AWK
 			for (j = 1; j <= m; j++)
 				if (S[j] >= G[i] - 0.01 && S[j] <= G[i] + 1e-4 &&
 				    D[j] >= dur * 1000) irq = 1
-			if (!thr) print "no thread latency for the stall at " G[i]
+			if (!thr && R[i]) {
+				print "the stall at " G[i] " hit the running thread"
+				nr++
+			} else if (!thr) {
+				print "no thread latency for the stall at " G[i] ", the trace around it:"
+				for (j = 1; j <= nl; j++)
+					if (LT[j] >= G[i] - 0.005 && LT[j] <= end + 0.005)
+						print "  " LL[j]
+			}
 			if (!irq) print "no irq_noise for the stall at " G[i]
 			nt += thr; ni += irq
 		}
-		print "stalls " g " explained_thread " nt " explained_irq " ni
+		print "stalls " g " explained_thread " nt " explained_irq " ni " running " nr + 0
 	}' /tmp/tl20 >/tmp/tl20_res
 cat /tmp/tl20_res
 set -- $(tail -n 1 /tmp/tl20_res)
 assert_eq "$2" $COUNT "ground-truth stalls seen"
-# One stall may land after the thread read the clock and before it
-# wrote its sample (a window of some us per period): that activation is
-# not late, and the thread re-arms past the stall.
-assert_ge "$4" $((COUNT - 1)) "stalls with a late thread sample"
+# A stall that interrupts the running thread (the expiry line's current
+# task is timerlat/1) may land after it read the clock and before it
+# wrote its sample: that activation is not late, and the thread re-arms
+# past the stall.  Every other stall must be explained: the old bar (all
+# but one) failed once on trixie-rt-arm64 with two stalls unexplained and
+# nothing kept to say where they landed; a miss now prints its trace.
+assert_eq "$(($4 + $8))" $COUNT "stalls with a late thread sample or in the running thread"
+assert_ge "$4" 1 "stalls with a late thread sample"
 assert_eq "$6" $COUNT "stalls with their irq_noise"
 exit 0
