@@ -43,7 +43,7 @@ eng_nthreads_is() {
 # hooks them in its worker after the threads are up, one tracepoint at a
 # time, each a text patch that waits for every CPU: under TCG that takes
 # hundreds of ms with a spinning workload, and a noise before it has no
-# cause (the CI of 1c95cd7: 37 of 40 tlb causes in engine/28-tlb, the
+# cause (the CI of cd68606: 37 of 40 tlb causes in engine/28-tlb, the
 # misses at the start).  osn's tool waits the same way.
 eng_wait_causes() {
 	wait_for 10 eng_causes_live ||
