@@ -64,9 +64,10 @@ static int osn_hp_state;
 static bool osn_causes_hooked;
 /*
  * Read-only: whether the cause probes are hooked.  They are hooked in
- * osn_work, after the event that starts a run is enabled: a tool that
- * wants the culprits from its first noise waits for this (on PREEMPT_RT
- * under TCG, over a second after the events went on).
+ * osn_work, after the event that starts a run is enabled (before the
+ * run's threads start, when it is enabled first): a tool that wants the
+ * culprits from its first noise waits for this (on PREEMPT_RT under TCG,
+ * over a second after the events went on).
  */
 module_param_named(causes_live, osn_causes_hooked, bool, 0444);
 MODULE_PARM_DESC(causes_live, "Y once the cause probes are hooked for the run (osn:noise_cause enabled)");
@@ -276,6 +277,30 @@ static int osn_cpu_offline(unsigned int cpu)
 
 /* ---- whole start/stop, under osn_run_lock ---- */
 
+/*
+ * Hook or unhook the cause probes as osn:noise_cause wants: hooked while
+ * it is enabled, in a run (@in_run), unhooked otherwise.
+ */
+static void osn_sync_causes(bool in_run)
+{
+	bool want = in_run && atomic_read(&osn_cause_events) > 0;
+	int ret;
+
+	lockdep_assert_held(&osn_run_lock);
+	if (want == osn_causes_hooked)
+		return;
+	if (!want) {
+		osn_causes_unhook();
+		osn_causes_hooked = false;
+		return;
+	}
+	ret = osn_causes_hook();
+	if (ret)
+		pr_warn("cannot hook the cause probes: %d (osn:noise_cause stays empty)\n",
+			ret);
+	osn_causes_hooked = !ret;
+}
+
 static int osn_start(void)
 {
 	int cpu, ret;
@@ -301,6 +326,14 @@ static int osn_start(void)
 		osn_mode_release();
 		return ret;
 	}
+	/*
+	 * The cause probes before the threads: each hook is a text patch
+	 * that waits for every CPU, slow under TCG with workloads spinning,
+	 * and a noise before it would have no cause (the CI of cd68606:
+	 * engine/28-tlb's first bursts).  A failure leaves them off, as
+	 * when they are wanted later in the run.
+	 */
+	osn_sync_causes(true);
 
 	if (osn_run_tlat_user)
 		osn_timerlat_user_set_run(true);
@@ -310,6 +343,7 @@ static int osn_start(void)
 	osn_hp_in_setup = false;
 	if (ret < 0) {
 		osn_timerlat_user_set_run(false);
+		osn_sync_causes(false);
 		osn_probes_unhook();
 		osn_mode_release();
 		return ret;
@@ -318,27 +352,6 @@ static int osn_start(void)
 	osn_hp_state = ret;
 	osn_running = true;
 	return 0;
-}
-
-/* Hook or unhook the cause probes as osn:noise_cause wants, in a run. */
-static void osn_sync_causes(void)
-{
-	bool want = osn_running && atomic_read(&osn_cause_events) > 0;
-	int ret;
-
-	lockdep_assert_held(&osn_run_lock);
-	if (want == osn_causes_hooked)
-		return;
-	if (!want) {
-		osn_causes_unhook();
-		osn_causes_hooked = false;
-		return;
-	}
-	ret = osn_causes_hook();
-	if (ret)
-		pr_warn("cannot hook the cause probes: %d (osn:noise_cause stays empty)\n",
-			ret);
-	osn_causes_hooked = !ret;
 }
 
 static void osn_stop(void)
@@ -381,7 +394,7 @@ static void osn_apply_state(void)
 			pr_warn("cannot start: %d (disable and re-enable the osn events to retry)\n",
 				ret);
 	}
-	osn_sync_causes();
+	osn_sync_causes(osn_running);
 }
 
 static void osn_work_fn(struct work_struct *work)

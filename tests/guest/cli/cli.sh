@@ -131,8 +131,7 @@ cli_wait_counting() {
 # more, inject_start INJECT-ARGS
 # (its sender: inject_status once it ended).  Injected only then: a noise
 # that began before osn's events were on has no cause to show, and the
-# module hooks the cause probes after it starts the workload threads
-# (osn_apply_state()), in its own work item.
+# module hooks the cause probes in its own work item (osn_apply_state()).
 cli_inject_collecting() {
 	_inst=$1
 	shift

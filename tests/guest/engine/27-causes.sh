@@ -15,18 +15,33 @@
 #   resched kind resched, function inj_send_one (the call site of the
 #           reschedule IPI), origin osn_inj_src/1, where the kernel has
 #           ipi:ipi_send_cpu (6.4+); without it no resched cause at all.
-# Also: with noise_cause disabled, a run writes no cause.
+# Also: with noise_cause on as the run starts, its probes are hooked
+# before the workload thread is up; with noise_cause disabled, a run
+# writes no cause.
 . "$OSN_TESTS/guest/lib.sh"
 . "$OSN_TESTS/guest/engine/engine.sh"
 
 require_cpus 2
 inject_load
 eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
-eng_instance osn_causes irq_noise softirq_noise thread_noise noise_cause
+# noise_cause first: the run starts with it on, and hooks its probes
+# before the threads start (osn_start()), so they are live as soon as the
+# run is (the module's report "running", set once the threads are up),
+# with no wait.  Read at once, without a fork: were they hooked after the
+# threads, in the same work item, the hooking (hundreds of ms under TCG)
+# would be seen.
+[ "$(cat "$OSN_PARAMS/running")" = N ] || fail "a run is on before the test's"
+eng_instance osn_causes noise_cause irq_noise softirq_noise thread_noise
 I=$ENG_I
+_n=0
+while read -r _r <"$OSN_PARAMS/running" && [ "$_r" != Y ]; do
+	_n=$((_n + 1))
+	[ $_n -lt 1000000 ] || fail "the run did not start"
+done
+read -r _c <"$OSN_PARAMS/causes_live"
+assert_eq "$_c" Y "cause probes hooked once the run is on"
 echo 1 >"$I/tracing_on"
 eng_wait_threads 1
-eng_wait_causes
 sleep 0.3
 
 COUNT=40

@@ -40,11 +40,13 @@ eng_nthreads_is() {
 }
 
 # eng_wait_causes: wait (10 s) until the cause probes are hooked.  osn
-# hooks them in its worker after the threads are up, one tracepoint at a
-# time, each a text patch that waits for every CPU: under TCG that takes
-# hundreds of ms with a spinning workload, and a noise before it has no
-# cause (the CI of cd68606: 37 of 40 tlb causes in engine/28-tlb, the
-# misses at the start).  osn's tool waits the same way.
+# hooks them in its worker, one tracepoint at a time, each a text patch
+# that waits for every CPU: before the threads start (osn_start()) if
+# noise_cause is on when the run starts, but after them if it comes on
+# later (another event went on first, and the worker ran in between), and
+# a noise before it has no cause (the CI of cd68606: 37 of 40 tlb causes
+# in engine/28-tlb, the misses at the start).  osn's tool waits the same
+# way.
 eng_wait_causes() {
 	wait_for 10 eng_causes_live ||
 		fail "the cause probes are not hooked (causes_live: $(cat "$OSN_PARAMS/causes_live"))"
