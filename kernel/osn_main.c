@@ -161,6 +161,14 @@ bool osn_is_paused(void)
 
 void osn_pause_wait(void)
 {
+	/*
+	 * Not paused: no wait_event_interruptible(), whose might_sleep() is
+	 * a preemption point on a voluntary-preemption kernel: a task woken
+	 * as a window ends would run there, between two windows, unmeasured
+	 * (osn_window_owes_resched()).
+	 */
+	if (!osn_is_paused())
+		return;
 	/* kthread_stop() wakes the task itself: no wake-up of ours needed. */
 	wait_event_interruptible(osn_pause_wq,
 				 !READ_ONCE(osn_paused) || kthread_should_stop());
