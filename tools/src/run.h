@@ -79,8 +79,8 @@ void osn_run_wait_live(struct osn_tool *t);
 int osn_run_knobs_set(struct osn_tool *t);
 /* Write the run's knobs (at setup, and when the module came back). */
 int osn_run_knobs_write(struct osn_tool *t);
-/* The buffers other than this run's with osn events on (trace.h's
- * osn_other_users()): how many, named in @who. */
+/* The buffers other than this run's that use osn, its events or its
+ * in-tree tracer (trace.h's osn_other_users()): how many, named in @who. */
 int osn_run_other_users(const struct osn_tool *t, char *who, size_t len);
 /*
  * The collection ended: the workload threads paused, unless osn events

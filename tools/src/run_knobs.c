@@ -188,7 +188,7 @@ void osn_run_knobs_pause(struct osn_tool *t)
 	char who[512], path[256];
 
 	if (osn_run_other_users(t, who, sizeof(who)) > 0) {
-		osn_debug("workload not paused: osn events are on in %s", who);
+		osn_debug("workload not paused: osn is in use in %s", who);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/%s", OSN_PARAM_DIR, OSN_PARAM_PAUSED);

@@ -257,7 +257,7 @@ static int tool_setup(struct osn_tool *t)
 	osn_run_knobs_check(t);
 	osn_run_knobs_unmeasured(t);
 	if (osn_run_other_users(t, who, sizeof(who)) > 0)
-		osn_warn("osn events are also enabled in %s: they share the workload and see this run's settings",
+		osn_warn("osn is also in use (events or tracer) in %s: it shares the workload and sees this run's settings",
 			 who);
 	if (osn_run_knobs_set(t) || osn_run_tune_set(t) ||
 	    setup_instances(t) || osn_run_threads_setup(t))

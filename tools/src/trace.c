@@ -601,13 +601,38 @@ int osn_save_event_hists(struct tracefs_instance *inst,
 	return 0;
 }
 
+/*
+ * Whether @inst (NULL: the top level) has osn's in-tree tracer as its
+ * current_tracer (a kernel with CONFIG_OSN_TRACER=y): that run holds the
+ * workload as an enabled osn event does.  False where the file cannot be
+ * read.
+ */
+static bool osn_tracer_is_current(struct tracefs_instance *inst)
+{
+	char *cur = tracefs_instance_file_read(inst, "current_tracer", NULL);
+	bool on;
+
+	if (!cur)
+		return false;
+	cur[strcspn(cur, "\n")] = '\0';
+	on = !strcmp(cur, OSN_TRACER_NAME);
+	free(cur);
+	return on;
+}
+
+/* Whether @inst (NULL: the top level) uses osn: its events or tracer. */
+static bool osn_buffer_uses_osn(struct tracefs_instance *inst)
+{
+	return osn_event_is_on(inst, NULL) || osn_tracer_is_current(inst);
+}
+
 int osn_other_users(const char *const *ours, char *who, size_t wholen)
 {
 	char **names = tracefs_instances(NULL);
 	int n = 0;
 
 	who[0] = '\0';
-	if (osn_event_is_on(NULL, NULL)) {
+	if (osn_buffer_uses_osn(NULL)) {
 		snprintf(who, wholen, "the top-level buffer");
 		n++;
 	}
@@ -621,7 +646,7 @@ int osn_other_users(const char *const *ours, char *who, size_t wholen)
 		if (mine)
 			continue;
 		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst && osn_event_is_on(inst, NULL)) {
+		if (inst && osn_buffer_uses_osn(inst)) {
 			size_t l = strlen(who);
 
 			snprintf(who + l, wholen - l, "%sinstance %s",

@@ -87,7 +87,11 @@ int osn_save_trace(struct tracefs_instance *inst, FILE *f, const char *path);
 int osn_save_event_hists(struct tracefs_instance *inst,
 			 const struct osn_event_opt *events, int n, FILE *msg);
 
-/* Is any osn event enabled in an instance other than ours (or at top level)? */
+/*
+ * How many buffers other than @ours (instance names; the top level too)
+ * use osn, with an osn event enabled or osn's in-tree tracer as their
+ * current_tracer; named in @who.
+ */
 int osn_other_users(const char *const *ours, char *who, size_t wholen);
 
 #endif
