@@ -56,7 +56,7 @@ static void osn_report_rcu_qs(bool irqs_off)
  * after the window closes, and the thread it runs would go unmeasured (no
  * thread_noise, no cause).  Under TCG that is a wake-up sent while this
  * vCPU was descheduled: its IPI arrives with the clock jump that ends the
- * window (engine/27-causes on 6.1: 3 of 300 wake-ups ran after the
+ * window (a scratch test on 6.1: 5 of 300 wake-ups ran after the
  * window, each right after a reschedule IPI).  The next iteration offers
  * to reschedule before its read, so the thread runs inside the window and
  * its gap is measured.  Once per window: a request that cond_resched()
