@@ -11,7 +11,7 @@ eng_setup cpus=1 options=NO_OSNOISE_WORKLOAD threshold_us=20
 eng_instance osn_nowl irq_noise thread_noise
 i=$ENG_I
 echo 1 >"$i/tracing_on"
-sleep 0.3
+eng_wait_running
 assert_eq "$(osn_nthreads)" 0 "threads without workload"
 inject irq 1 20 200 2000
 command -v taskset >/dev/null || fail "no taskset in the guest"

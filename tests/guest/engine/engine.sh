@@ -55,6 +55,19 @@ eng_causes_live() {
 	[ "$(cat "$OSN_PARAMS/causes_live")" = Y ]
 }
 
+# eng_wait_running: wait (10 s) until the module's report says the run is
+# on, its probes hooked.  For a run without workload threads, which
+# eng_wait_threads cannot see start: the module starts it in its worker,
+# hooking each probe with a text patch, slow under TCG (trixie-arm64:
+# over 0.3 s, and engine/90's first injected IRQs were not seen).
+eng_wait_running() {
+	wait_for 10 eng_running ||
+		fail "the run did not start (running: $(cat "$OSN_PARAMS/running"))"
+}
+eng_running() {
+	[ "$(cat "$OSN_PARAMS/running")" = Y ]
+}
+
 # eng_lines INSTANCE EVENT: the EVENT lines of the instance's buffer.
 eng_lines() {
 	grep -E " $2: " "$1/trace"
