@@ -30,7 +30,7 @@ eng_setup cpus=1 period_us=100000 runtime_us=100000 threshold_us=20
 # with no wait.  Read at once, without a fork: were they hooked after the
 # threads, in the same work item, the hooking (hundreds of ms under TCG)
 # would be seen.
-[ "$(cat "$OSN_PARAMS/running")" = N ] || fail "a run is on before the test's"
+eng_report_is_y running && fail "a run is on before the test's"
 eng_instance osn_causes noise_cause irq_noise softirq_noise thread_noise
 I=$ENG_I
 _n=0

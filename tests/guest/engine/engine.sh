@@ -48,11 +48,7 @@ eng_nthreads_is() {
 # in engine/28-tlb, the misses at the start).  osn's tool waits the same
 # way.
 eng_wait_causes() {
-	wait_for 10 eng_causes_live ||
-		fail "the cause probes are not hooked (causes_live: $(cat "$OSN_PARAMS/causes_live"))"
-}
-eng_causes_live() {
-	[ "$(cat "$OSN_PARAMS/causes_live")" = Y ]
+	eng_wait_report causes_live "the cause probes are not hooked"
 }
 
 # eng_wait_running: wait (10 s) until the module's report says the run is
@@ -61,11 +57,18 @@ eng_causes_live() {
 # hooking each probe with a text patch, slow under TCG (trixie-arm64:
 # over 0.3 s, and engine/90's first injected IRQs were not seen).
 eng_wait_running() {
-	wait_for 10 eng_running ||
-		fail "the run did not start (running: $(cat "$OSN_PARAMS/running"))"
+	eng_wait_report running "the run did not start"
 }
-eng_running() {
-	[ "$(cat "$OSN_PARAMS/running")" = Y ]
+
+# eng_wait_report NAME WHAT: wait (10 s) until the module's read-only
+# report NAME (causes_live, running) reads Y; else fail with WHAT and the
+# report's value.
+eng_wait_report() {
+	wait_for 10 eng_report_is_y "$1" ||
+		fail "$2 ($1: $(cat "$OSN_PARAMS/$1"))"
+}
+eng_report_is_y() {
+	[ "$(cat "$OSN_PARAMS/$1")" = Y ]
 }
 
 # eng_lines INSTANCE EVENT: the EVENT lines of the instance's buffer.
